@@ -1,0 +1,69 @@
+# The two commands of the README: `make run` and `make test`. Both are idempotent.
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format demo vendor clean chromium
+
+# A Python of 3.12 or newer: the one .python-version selects, else the newest found on PATH.
+PYTHON := $(shell for p in python3.13 python3.12 python3 python; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
+	&& { command -v $$p; break; }; done)
+
+$(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "Shanghai Scorekeeper needs Python 3.12 or newer; none was found on PATH." >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.requirements: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.requirements-dev: requirements-dev.txt requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+# On a laptop the app runs with DEBUG on unless DJANGO_DEBUG says otherwise.
+run: export DJANGO_DEBUG ?= true
+run: $(VENV)/.requirements
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+demo: export DJANGO_DEBUG ?= true
+demo: $(VENV)/.requirements
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+
+# Browser tests drive Debian's Chromium; it is installed when missing (never a downloaded browser).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; }
+
+test: $(VENV)/.requirements-dev chromium
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.requirements-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.requirements-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Refresh the vendored front-end files from the npm registry (they are committed; nothing runs npm).
+HTMX_VERSION := 2.0.11
+PICO_VERSION := 2.1.1
+vendor:
+	rm -rf .vendor && mkdir .vendor
+	cd .vendor && npm pack --silent htmx.org@$(HTMX_VERSION) @picocss/pico@$(PICO_VERSION)
+	cd .vendor && for f in *.tgz; do mkdir -p "$${f%.tgz}" && tar xzf "$$f" -C "$${f%.tgz}"; done
+	cp .vendor/htmx.org-$(HTMX_VERSION)/package/dist/htmx.min.js static/vendor/htmx/
+	cp .vendor/htmx.org-$(HTMX_VERSION)/package/LICENSE static/vendor/htmx/
+	cp .vendor/picocss-pico-$(PICO_VERSION)/package/css/pico.jade.min.css static/vendor/pico/
+	cp .vendor/picocss-pico-$(PICO_VERSION)/package/LICENSE.md static/vendor/pico/
+	rm -rf .vendor
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,88 @@
+from django.contrib import admin
+
+from .models import Club, Event, Game, Hand, Membership, Player, Round, RulesProfile, Season, Seat
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "invite_code", "created_at"]
+    search_fields = ["name", "invite_code"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "created_at"]
+    list_filter = ["club"]
+    search_fields = ["name", "club__name"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "starts_on"]
+    list_filter = ["club"]
+    search_fields = ["name", "club__name"]
+
+
+@admin.register(RulesProfile)
+class RulesProfileAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "updated_at"]
+    list_filter = ["club"]
+    search_fields = ["name", "club__name"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "club", "season", "started_at", "finished_at"]
+    list_filter = ["club", "season", ("finished_at", admin.EmptyFieldListFilter)]
+    search_fields = ["club__name", "seats__player__name"]
+    date_hierarchy = "started_at"
+    readonly_fields = ["rules", "version", "created_by", "started_at"]
+    inlines = [SeatInline]
+
+
+class HandInline(admin.TabularInline):
+    model = Hand
+    extra = 0
+    fields = ["seat", "may_i_used", "went_down", "cards", "points"]
+    readonly_fields = ["seat"]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "went_out", "finished_at"]
+    list_filter = ["game__club", "number"]
+    search_fields = ["game__club__name"]
+    list_select_related = ["game", "went_out__player"]
+    inlines = [HandInline]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    """The history is a record: it can be read and searched here, never changed."""
+
+    list_display = ["created_at", "game", "kind", "description", "created_by"]
+    list_filter = ["kind", "game__club"]
+    search_fields = ["description", "game__club__name"]
+    list_select_related = ["game", "created_by"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,277 @@
+"""Forms clean what players type and say what is wrong in their words; services decide the rest."""
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+import rules
+
+from .models import Club, Game, Round, RulesProfile, Season
+from .selectors import points_by_rank
+from .services import HandEntry
+
+
+class SignupForm(UserCreationForm):
+    pass
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Club name")
+
+
+class JoinForm(forms.Form):
+    invite_code = forms.CharField(max_length=20, label="Invite code")
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=40, label="Player name")
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=60)
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+
+
+SEATS = 5
+
+
+class GameStartForm(forms.Form):
+    """Players in seating order (clockwise), the first dealer, the season and the rules."""
+
+    first_dealer = forms.TypedChoiceField(
+        coerce=int, choices=[(n, f"Seat {n + 1}") for n in range(SEATS)], initial=0
+    )
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
+    profile = forms.ModelChoiceField(
+        queryset=RulesProfile.objects.none(), empty_label=None, label="House rules"
+    )
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = club.players.all()
+        for n in range(SEATS):
+            self.fields[f"seat_{n}"] = forms.ModelChoiceField(
+                queryset=players, required=False, label=f"Seat {n + 1}", empty_label="—"
+            )
+        self.order_fields([f"seat_{n}" for n in range(SEATS)])
+        self.fields["season"].queryset = club.seasons.all()
+        self.fields["profile"].queryset = club.profiles.all()
+        self.fields["season"].initial = club.seasons.first()
+        seed = club.profiles.filter(name=RulesProfile.SEED_NAME).first()
+        self.fields["profile"].initial = seed
+
+    @property
+    def seat_fields(self):
+        return [self[f"seat_{n}"] for n in range(SEATS)]
+
+    def clean(self):
+        cleaned = super().clean()
+        players = [cleaned.get(f"seat_{n}") for n in range(SEATS)]
+        players = [player for player in players if player is not None]
+        if len(set(players)) != len(players):
+            raise forms.ValidationError("Each player can sit at the table only once.")
+        profile = cleaned.get("profile")
+        if profile is not None:
+            house_rules = profile.house_rules
+            if not house_rules.min_players <= len(players) <= house_rules.max_players:
+                raise forms.ValidationError(
+                    f"Pick {house_rules.min_players} to {house_rules.max_players} players "
+                    f"for {profile}; you picked {len(players)}."
+                )
+        if cleaned.get("first_dealer", 0) >= len(players) and players:
+            self.add_error("first_dealer", "The first dealer must be one of the seated players.")
+        cleaned["players"] = players
+        return cleaned
+
+
+class VersionedForm(forms.Form):
+    """Every write to a table carries the version of the screen it was made on."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+
+class SeatActionForm(VersionedForm):
+    seat = forms.ModelChoiceField(queryset=None)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].queryset = game.seats.select_related("player")
+
+
+class ShanghaiForm(SeatActionForm):
+    discarder = forms.ModelChoiceField(queryset=None, required=False)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, game=game, **kwargs)
+        self.fields["discarder"].queryset = game.seats.select_related("player")
+
+
+class ScoreForm(VersionedForm):
+    """What each player who did not go out was left holding: cards (ranks will do) or points."""
+
+    def __init__(self, *args, round_: Round, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round_
+        self.entry_seats = []
+        for hand in round_.hands.all():
+            if hand.seat_id == round_.went_out_id:
+                continue
+            self.fields[f"cards_{hand.seat_id}"] = forms.CharField(
+                required=False, max_length=200, label="Cards"
+            )
+            self.fields[f"points_{hand.seat_id}"] = forms.IntegerField(
+                required=False, min_value=0, max_value=10000, label="or points"
+            )
+            if hand.points is not None and not self.is_bound:
+                self.initial[f"cards_{hand.seat_id}"] = hand.cards
+                if not hand.cards:
+                    self.initial[f"points_{hand.seat_id}"] = hand.points
+            self.entry_seats.append(hand.seat_id)
+
+    def rows(self, lines):
+        """(line, cards field, points field) for each player who enters a hand."""
+        by_seat = {line.seat.pk: line for line in lines}
+        return [
+            (by_seat[seat_id], self[f"cards_{seat_id}"], self[f"points_{seat_id}"])
+            for seat_id in self.entry_seats
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        entries = {}
+        for seat_id in self.entry_seats:
+            text = cleaned.get(f"cards_{seat_id}") or ""
+            points = cleaned.get(f"points_{seat_id}")
+            if text.strip():
+                try:
+                    cards = tuple(rules.parse_ranks(text))
+                except rules.CardError as error:
+                    self.add_error(f"cards_{seat_id}", str(error))
+                    continue
+                entries[seat_id] = HandEntry(cards=cards)
+            elif points is not None:
+                entries[seat_id] = HandEntry(points=points)
+        cleaned["entries"] = entries
+        return cleaned
+
+
+CONTRACT_HELP = (
+    "One contract a line, in playing order: “2 books”, “1 book 1 run”, “3 runs no discard”."
+)
+
+
+def contract_line(contract: rules.Contract) -> str:
+    parts = []
+    if contract.books:
+        parts.append(f"{contract.books} book{'s' if contract.books > 1 else ''}")
+    if contract.runs:
+        parts.append(f"{contract.runs} run{'s' if contract.runs > 1 else ''}")
+    if contract.no_discard:
+        parts.append("no discard")
+    return " ".join(parts)
+
+
+def contract_parse(line: str) -> rules.Contract:
+    words = line.lower().replace(",", " ").split()
+    books = runs = 0
+    no_discard = "discard" in words
+    for number, word in zip(words, words[1:], strict=False):
+        if number.isdigit() and word.startswith("book"):
+            books = int(number)
+        elif number.isdigit() and word.startswith("run"):
+            runs = int(number)
+    if not books and not runs:
+        raise forms.ValidationError(f"“{line}” is not a contract: say “2 books” or “1 book 1 run”.")
+    return rules.Contract(books=books, runs=runs, no_discard=no_discard)
+
+
+TABLE_SETTINGS = {
+    "min_players",
+    "max_players",
+    "decks",
+    "jokers",
+    "cards_dealt",
+    "contracts",
+    "stock_exhausted",
+}
+
+
+class ProfileForm(forms.Form):
+    """Every setting of rules.HouseRules; HouseRules itself decides whether they fit together."""
+
+    name = forms.CharField(max_length=60)
+
+    def __init__(self, *args, house_rules: rules.HouseRules | None = None, name: str = "", **kw):
+        super().__init__(*args, **kw)
+        house_rules = house_rules or rules.HouseRules()
+        self.initial["name"] = name
+        self.setting_names = []
+        for setting in rules.SETTINGS:
+            value = getattr(house_rules, setting.name)
+            self.fields[setting.name] = self._field_for(setting, value)
+            self.setting_names.append(setting.name)
+        for rank, points in points_by_rank(house_rules).items():
+            self.fields[f"points_{rank}"] = forms.IntegerField(
+                min_value=0,
+                label=f"Points for {'a joker' if rank == 'JK' else rank}",
+                initial=points,
+            )
+
+    def _field_for(self, setting, value):
+        common = {"label": setting.label, "help_text": setting.help}
+        if setting.name == "contracts":
+            return forms.CharField(
+                widget=forms.Textarea(attrs={"rows": 7}),
+                initial="\n".join(contract_line(contract) for contract in value),
+                **{**common, "help_text": CONTRACT_HELP},
+            )
+        if setting.name == "cards_dealt":
+            return forms.CharField(
+                initial=", ".join(str(number) for number in value),
+                **{**common, "help_text": "One number per contract, separated by commas."},
+            )
+        if setting.kind == "bool":
+            return forms.BooleanField(required=False, initial=value, **common)
+        if setting.kind == "choice":
+            return forms.ChoiceField(choices=setting.choices, initial=value, **common)
+        return forms.IntegerField(initial=value, **common)
+
+    @property
+    def groups(self):
+        table = [self[name] for name in self.setting_names if name in TABLE_SETTINGS]
+        play = [self[name] for name in self.setting_names if name not in TABLE_SETTINGS]
+        points = [self[name] for name in self.fields if name.startswith("points_")]
+        return [
+            ("Name", [self["name"]]),
+            ("Table and deal", table),
+            ("Play", play),
+            ("Penalty points", points),
+        ]
+
+    def clean_contracts(self):
+        lines = [line for line in self.cleaned_data["contracts"].splitlines() if line.strip()]
+        return tuple(contract_parse(line) for line in lines)
+
+    def clean_cards_dealt(self):
+        try:
+            return tuple(int(part) for part in self.cleaned_data["cards_dealt"].split(","))
+        except ValueError:
+            raise forms.ValidationError("Give whole numbers separated by commas.") from None
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        values = {name: cleaned[name] for name in self.setting_names}
+        values["points"] = {
+            name.removeprefix("points_"): cleaned[name]
+            for name in self.fields
+            if name.startswith("points_")
+        }
+        try:
+            cleaned["house_rules"] = rules.HouseRules.from_dict(
+                rules.HouseRules(**{k: v for k, v in values.items() if k != "points"}).to_dict()
+                | {"points": values["points"]}
+            )
+        except (rules.RulesError, TypeError, ValueError) as error:
+            raise forms.ValidationError(str(error)) from None
+        return cleaned

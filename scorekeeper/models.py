@@ -1,0 +1,259 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+
+from rules import HouseRules
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(8)
+
+
+class ClubQuerySet(models.QuerySet):
+    def for_user(self, user):
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user)
+
+
+class Club(models.Model):
+    """The group that plays together: it owns its players, seasons, rule profiles and tables."""
+
+    name = models.CharField(max_length=80)
+    invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ClubQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("club", args=[self.pk])
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user_per_club")
+        ]
+
+    def __str__(self):
+        return f"{self.user} in {self.club}"
+
+
+class Player(models.Model):
+    """A name at the club's tables; not necessarily somebody with an account."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint("club", Lower("name"), name="player_unique_name_per_club")
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=60)
+    starts_on = models.DateField()
+
+    class Meta:
+        ordering = ["-starts_on", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_unique_name_per_club")
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class RulesProfile(models.Model):
+    """A club's named set of house rules: every setting of HouseRules, stored as a dict."""
+
+    SEED_NAME = "Seed rules"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="profiles")
+    name = models.CharField(max_length=60)
+    settings = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="profile_unique_name_per_club")
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def house_rules(self) -> HouseRules:
+        return HouseRules.from_dict(self.settings)
+
+
+class GameQuerySet(models.QuerySet):
+    def for_user(self, user):
+        return self.filter(club__in=Club.objects.for_user(user))
+
+    def in_progress(self):
+        return self.filter(finished_at__isnull=True)
+
+    def finished(self):
+        return self.filter(finished_at__isnull=False)
+
+
+class Game(models.Model):
+    """One table playing through the contracts. `rules` is a copy taken when the table starts."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="games")
+    profile = models.ForeignKey(
+        RulesProfile, on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
+    rules = models.JSONField()
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    # Bumped by every write, so a write based on a stale screen can be refused.
+    version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-started_at"]
+
+    def __str__(self):
+        return f"Table {self.pk} ({self.started_at:%Y-%m-%d})"
+
+    def get_absolute_url(self):
+        return reverse("game", args=[self.pk])
+
+    @property
+    def house_rules(self) -> HouseRules:
+        return HouseRules.from_dict(self.rules)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_unique_player"),
+        ]
+
+    def __str__(self):
+        return f"{self.player} (seat {self.position + 1})"
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    went_out = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds_won"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"Contract {self.number} of {self.game}"
+
+
+class Hand(models.Model):
+    """A seat's part in one round: May I?s spent, went down or not, what it held at the end."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hands")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="hands")
+    may_i_used = models.PositiveSmallIntegerField(default=0)
+    # Copied from the table's rules so the database itself holds the limit.
+    may_i_limit = models.PositiveSmallIntegerField(default=2)
+    went_down = models.BooleanField(default=False)
+    cards = models.CharField(max_length=200, blank=True)
+    points = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["seat__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="hand_unique_seat_per_round"),
+            models.CheckConstraint(
+                condition=models.Q(may_i_used__lte=models.F("may_i_limit")),
+                name="hand_may_i_within_limit",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.seat.player} in contract {self.round.number}"
+
+
+class Event(models.Model):
+    """The table's history: every action and every score change, with what it was and became."""
+
+    class Kind(models.TextChoices):
+        MAY_I = "may_i", "May I?"
+        WENT_DOWN = "went_down", "Went down"
+        WENT_OUT = "went_out", "Went out"
+        SHANGHAI_CLAIM = "shanghai_claim", "Shanghai claim"
+        SHANGHAI_PROTECT = "shanghai_protect", "Shanghai protect"
+        ROUND_SCORED = "round_scored", "Round scored"
+        SCORE_EDITED = "score_edited", "Score edited"
+        UNDO = "undo", "Undo"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    round = models.ForeignKey(
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
+    )
+    kind = models.CharField(max_length=20, choices=Kind)
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    other_seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    description = models.CharField(max_length=300)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    undoes = models.OneToOneField(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="undone_by"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        indexes = [models.Index(fields=["game", "-id"], name="event_game_newest")]
+
+    def __str__(self):
+        return self.description

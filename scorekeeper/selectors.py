@@ -1,0 +1,187 @@
+"""Every read that spans rows: what a page shows, in a fixed number of queries."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Prefetch, Q
+
+import rules
+from rules.standings import places
+
+from .models import Club, Event, Game, Hand, Round, Seat
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JK"]
+
+
+def points_by_rank(house_rules: rules.HouseRules) -> dict[str, int]:
+    """Penalty points of each rank under these rules, for the score keypad's live total."""
+    return {
+        rank: rules.penalty_points([rules.Card(rank=rank, suit=None)], house_rules)
+        for rank in RANKS
+    }
+
+
+def club_for_user(user, pk: int) -> Club:
+    """The club, if the user belongs to it (views turn DoesNotExist into a 404)."""
+    return Club.objects.for_user(user).get(pk=pk)
+
+
+def games_for_club(club: Club):
+    return (
+        club.games.select_related("season", "profile")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .annotate(rounds_finished=Count("rounds", filter=Q(rounds__finished_at__isnull=False)))
+    )
+
+
+@dataclass
+class SeatLine:
+    """One player's line on the scoreboard and round screen."""
+
+    seat: Seat
+    points: list[int | None] = field(default_factory=list)
+    total: int = 0
+    place: int = 0
+    rounds_won: int = 0
+    may_i_used: int = 0
+    shanghai_calls: int = 0
+    hand: Hand | None = None
+    is_dealer: bool = False
+    plays_first: bool = False
+
+    @property
+    def may_i_left(self) -> int:
+        return self.hand.may_i_limit - self.hand.may_i_used if self.hand else 0
+
+    @property
+    def coins(self) -> list[bool]:
+        """One coin per May I? of the round's limit: True while it can still be spent."""
+        if not self.hand:
+            return []
+        return [True] * self.may_i_left + [False] * self.hand.may_i_used
+
+
+@dataclass
+class Board:
+    """Everything the table's page shows: the current round, the scoreboard and recent history."""
+
+    game: Game
+    house_rules: rules.HouseRules
+    rounds: list[Round]
+    lines: list[SeatLine]
+    current: Round | None
+    contract: rules.Contract | None
+    cards_dealt: int | None
+    dealer: Seat | None
+    first_player: Seat | None
+    events: list[Event]
+    round_events: list[Event]
+
+    @property
+    def contract_count(self) -> int:
+        return len(self.house_rules.contracts)
+
+    @property
+    def scoring(self) -> bool:
+        return self.current is not None and self.current.went_out_id is not None
+
+    @property
+    def leaders(self) -> list[SeatLine]:
+        return [line for line in self.lines if line.place == 1 and self.rounds_played]
+
+    @property
+    def rounds_played(self) -> int:
+        return sum(1 for round_ in self.rounds if round_.finished_at)
+
+    @property
+    def last_action(self) -> Event | None:
+        for event in self.events:
+            if event.kind != Event.Kind.UNDO and not event.is_undone:
+                return event
+        return None
+
+
+def dealer_position(game: Game, number: int, players: int) -> int:
+    """The dealer moves one seat to the left (the next seat) each round."""
+    return (game.first_dealer + number - 1) % players
+
+
+def game_board(game: Game, *, history: int = 8) -> Board:
+    """The table's state in five queries, however many rounds and players it has."""
+    house_rules = game.house_rules
+    seats = list(game.seats.select_related("player"))
+    rounds = list(game.rounds.prefetch_related("hands"))
+    events = list(
+        game.events.select_related("seat__player", "other_seat__player", "created_by")
+        .annotate(undone=Count("undone_by"))
+        .order_by("-pk")[:history]
+    )
+    for event in events:
+        event.is_undone = bool(event.undone)
+    shanghai = dict(
+        game.events.filter(
+            kind__in=[Event.Kind.SHANGHAI_CLAIM, Event.Kind.SHANGHAI_PROTECT],
+            undone_by__isnull=True,
+        )
+        .values_list("seat")
+        .annotate(calls=Count("pk"))
+    )
+
+    lines = {
+        seat.pk: SeatLine(seat=seat, shanghai_calls=shanghai.get(seat.pk, 0)) for seat in seats
+    }
+    current = next((round_ for round_ in rounds if round_.finished_at is None), None)
+    for round_ in rounds:
+        hands = {hand.seat_id: hand for hand in round_.hands.all()}
+        for seat_id, line in lines.items():
+            hand = hands.get(seat_id)
+            line.may_i_used += hand.may_i_used if hand else 0
+            if round_.finished_at:
+                line.points.append(hand.points)
+                line.total += hand.points or 0
+                line.rounds_won += round_.went_out_id == seat_id
+            elif round_ is current:
+                line.hand = hand
+
+    standings = places(
+        {seat_id: line.total for seat_id, line in lines.items()},
+        tie_break=house_rules.tie_break,
+        rounds_won={seat_id: line.rounds_won for seat_id, line in lines.items()},
+        may_i_used={seat_id: line.may_i_used for seat_id, line in lines.items()},
+    )
+    for standing in standings:
+        lines[standing.player].place = standing.place
+
+    contract = dealer = first_player = cards_dealt = None
+    round_events = []
+    if current is not None:
+        contract = house_rules.contracts[current.number - 1]
+        cards_dealt = house_rules.cards_dealt[current.number - 1]
+        position = dealer_position(game, current.number, len(seats))
+        dealer = seats[position]
+        first_player = seats[(position + 1) % len(seats)]
+        lines[dealer.pk].is_dealer = True
+        lines[first_player.pk].plays_first = True
+        round_events = [event for event in events if event.round_id == current.pk]
+
+    return Board(
+        game=game,
+        house_rules=house_rules,
+        rounds=rounds,
+        lines=list(lines.values()),
+        current=current,
+        contract=contract,
+        cards_dealt=cards_dealt,
+        dealer=dealer,
+        first_player=first_player,
+        events=events,
+        round_events=round_events,
+    )
+
+
+def game_history(game: Game):
+    """Every event of the table, newest first, with who did it and whether it was taken back."""
+    return (
+        game.events.select_related("round", "seat__player", "other_seat__player", "created_by")
+        .annotate(undone=Count("undone_by"))
+        .order_by("-pk")
+    )

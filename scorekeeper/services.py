@@ -1,0 +1,464 @@
+"""Every write the app makes. Each service is keyword-only, runs in one transaction, and either
+changes everything it should or nothing at all, raising ActionRefused with the player's reason."""
+
+import functools
+from dataclasses import dataclass
+from datetime import date
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+import rules
+
+from .models import (
+    Club,
+    Event,
+    Game,
+    Hand,
+    Membership,
+    Player,
+    Round,
+    RulesProfile,
+    Season,
+    Seat,
+)
+
+
+class ActionRefused(Exception):
+    """A write that must not happen, with the reason in the player's words."""
+
+
+class StaleState(ActionRefused):
+    """The screen the write was based on is out of date: someone else changed the table."""
+
+    def __init__(self):
+        super().__init__(
+            "Someone else changed this table a moment ago, so nothing was saved. "
+            "Here is the table as it is now."
+        )
+
+
+UNDOABLE = [
+    Event.Kind.MAY_I,
+    Event.Kind.WENT_DOWN,
+    Event.Kind.WENT_OUT,
+    Event.Kind.SHANGHAI_CLAIM,
+    Event.Kind.SHANGHAI_PROTECT,
+    Event.Kind.ROUND_SCORED,
+    Event.Kind.SCORE_EDITED,
+]
+
+
+# Clubs, players, seasons, rule profiles
+
+
+@transaction.atomic
+def club_create(*, user, name: str) -> Club:
+    """A new club with its creator as member, the seed rules and a season for this year."""
+    club = Club.objects.create(name=name)
+    Membership.objects.create(club=club, user=user)
+    RulesProfile.objects.create(
+        club=club, name=RulesProfile.SEED_NAME, settings=rules.HouseRules().to_dict()
+    )
+    today = timezone.localdate()
+    Season.objects.create(club=club, name=str(today.year), starts_on=date(today.year, 1, 1))
+    return club
+
+
+@transaction.atomic
+def club_join(*, user, invite_code: str) -> Club:
+    club = Club.objects.filter(invite_code=invite_code.strip()).first()
+    if club is None:
+        raise ActionRefused("No club has that invite code. Check it with a member of the club.")
+    Membership.objects.get_or_create(club=club, user=user)
+    return club
+
+
+@transaction.atomic
+def player_create(*, club: Club, name: str) -> Player:
+    name = " ".join(name.split())
+    if club.players.filter(name__iexact=name).exists():
+        raise ActionRefused(f"{club} already has a player called {name}.")
+    return Player.objects.create(club=club, name=name)
+
+
+@transaction.atomic
+def season_create(*, club: Club, name: str, starts_on: date) -> Season:
+    if club.seasons.filter(name=name).exists():
+        raise ActionRefused(f"{club} already has a season called {name}.")
+    return Season.objects.create(club=club, name=name, starts_on=starts_on)
+
+
+@transaction.atomic
+def profile_save(
+    *, club: Club, name: str, house_rules: rules.HouseRules, profile: RulesProfile | None = None
+) -> RulesProfile:
+    """Create or update a rule profile. Tables already started keep their own copy of the rules."""
+    clash = club.profiles.filter(name=name)
+    if profile is not None:
+        clash = clash.exclude(pk=profile.pk)
+    if clash.exists():
+        raise ActionRefused(f"{club} already has a rule profile called {name}.")
+    if profile is None:
+        profile = RulesProfile(club=club)
+    profile.name = name
+    profile.settings = house_rules.to_dict()
+    profile.save()
+    return profile
+
+
+# Tables
+
+
+@transaction.atomic
+def game_start(
+    *,
+    club: Club,
+    user,
+    players: list[Player],
+    first_dealer: int,
+    season: Season,
+    profile: RulesProfile,
+) -> Game:
+    """Seat the players in the order given and deal contract 1."""
+    house_rules = profile.house_rules
+    if len(set(players)) != len(players):
+        raise ActionRefused("Each player can sit at the table only once.")
+    if not house_rules.min_players <= len(players) <= house_rules.max_players:
+        raise ActionRefused(
+            f"{profile} is for {house_rules.min_players} to {house_rules.max_players} players; "
+            f"you picked {len(players)}."
+        )
+    if not 0 <= first_dealer < len(players):
+        raise ActionRefused("The first dealer must be one of the players at the table.")
+    if any(player.club_id != club.pk for player in players) or season.club_id != club.pk:
+        raise ActionRefused("Players and season must belong to this club.")
+    game = Game.objects.create(
+        club=club,
+        season=season,
+        profile=profile,
+        rules=house_rules.to_dict(),
+        first_dealer=first_dealer,
+        created_by=user,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, player=player, position=position) for position, player in enumerate(players)
+    )
+    _round_deal(game=game, number=1)
+    return game
+
+
+def _round_deal(*, game: Game, number: int) -> Round:
+    round_ = Round.objects.create(game=game, number=number)
+    limit = game.house_rules.may_i_limit
+    Hand.objects.bulk_create(
+        Hand(round=round_, seat=seat, may_i_limit=limit) for seat in game.seats.all()
+    )
+    return round_
+
+
+def table_write(service):
+    """Run a write to a table in one transaction, if the screen it came from is up to date.
+
+    The wrapped service is called as `service(game=..., version=..., ...)`, `version` being the
+    table's version that screen showed. A conditional UPDATE is atomic on every database: of two
+    writes based on the same version, exactly one moves it on; the other sees no row and is
+    refused with StaleState. A refused write leaves nothing behind, in the database or on `game`.
+    """
+
+    @functools.wraps(service)
+    def write(*, game: Game, version: int, **kwargs):
+        try:
+            with transaction.atomic():
+                claimed = Game.objects.filter(pk=game.pk, version=version).update(
+                    version=F("version") + 1
+                )
+                if not claimed:
+                    raise StaleState()
+                game.version = version + 1
+                return service(game=game, **kwargs)
+        except Exception:
+            game.version = version
+            raise
+
+    return write
+
+
+def _current_round(game: Game) -> Round:
+    round_ = game.rounds.filter(finished_at__isnull=True).order_by("number").first()
+    if round_ is None:
+        raise ActionRefused("This game is over: all the contracts have been played.")
+    return round_
+
+
+def _hand(round_: Round, seat: Seat) -> Hand:
+    return round_.hands.select_related("seat__player").get(seat=seat)
+
+
+def _event(game, round_, kind, user, description, *, seat=None, other_seat=None, **changes):
+    return Event.objects.create(
+        game=game,
+        round=round_,
+        kind=kind,
+        seat=seat,
+        other_seat=other_seat,
+        description=description,
+        before=changes.get("before", {}),
+        after=changes.get("after", {}),
+        created_by=user,
+    )
+
+
+@table_write
+def may_i_spend(*, game: Game, seat: Seat, user) -> Event:
+    """Spend one of the seat's May I? tokens in the current round."""
+    round_ = _current_round(game)
+    hand = _hand(round_, seat)
+    house_rules = game.house_rules
+    if round_.went_out_id:
+        raise ActionRefused("The round is over: someone went out. Enter the scores.")
+    if hand.went_down and not house_rules.may_i_after_down:
+        raise ActionRefused(f"{seat.player} has gone down; these rules allow no May I? after that.")
+    if hand.may_i_used >= hand.may_i_limit:
+        raise ActionRefused(
+            f"{seat.player} has no May I? left this round: the limit is {hand.may_i_limit} a round."
+        )
+    hand.may_i_used += 1
+    hand.save(update_fields=["may_i_used"])
+    return _event(
+        game,
+        round_,
+        Event.Kind.MAY_I,
+        user,
+        f"{seat.player} called May I? ({hand.may_i_limit - hand.may_i_used} left)",
+        seat=seat,
+    )
+
+
+@table_write
+def hand_mark_down(*, game: Game, seat: Seat, user) -> Event:
+    """Record that the seat laid down the contract."""
+    round_ = _current_round(game)
+    hand = _hand(round_, seat)
+    if round_.went_out_id:
+        raise ActionRefused("The round is over: someone went out. Enter the scores.")
+    if hand.went_down:
+        raise ActionRefused(f"{seat.player} has already gone down this round.")
+    hand.went_down = True
+    hand.save(update_fields=["went_down"])
+    return _event(game, round_, Event.Kind.WENT_DOWN, user, f"{seat.player} went down", seat=seat)
+
+
+@table_write
+def shanghai_record(*, game: Game, seat: Seat, discarder: Seat | None, user) -> Event:
+    """A Shanghai call: `seat` claimed `discarder`'s discard, or protected its own discard."""
+    round_ = _current_round(game)
+    if round_.went_out_id:
+        raise ActionRefused("The round is over: someone went out. Enter the scores.")
+    if discarder is None or discarder == seat:
+        return _event(
+            game,
+            round_,
+            Event.Kind.SHANGHAI_PROTECT,
+            user,
+            f"{seat.player} called Shanghai on their own discard",
+            seat=seat,
+        )
+    return _event(
+        game,
+        round_,
+        Event.Kind.SHANGHAI_CLAIM,
+        user,
+        f"{seat.player} claimed {discarder.player}'s discard: Shanghai!",
+        seat=seat,
+        other_seat=discarder,
+    )
+
+
+@table_write
+def round_record_went_out(*, game: Game, seat: Seat, user) -> Event:
+    """End the current round: `seat` went out. Scores are entered next."""
+    round_ = _current_round(game)
+    if round_.went_out_id:
+        raise ActionRefused(f"{round_.went_out.player} has already gone out this round.")
+    hand = _hand(round_, seat)
+    round_.went_out = seat
+    round_.save(update_fields=["went_out"])
+    hand.went_down = True
+    hand.save(update_fields=["went_down"])
+    return _event(game, round_, Event.Kind.WENT_OUT, user, f"{seat.player} went out", seat=seat)
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """What a player was left holding: cards (suits optional) or just a number of points."""
+
+    cards: tuple[rules.Card, ...] | None = None
+    points: int | None = None
+
+
+def _hand_limits(round_: Round, house_rules: rules.HouseRules) -> dict[int, int]:
+    """The most cards each seat can hold at the end of the round, by seat id."""
+    dealt = house_rules.cards_dealt[round_.number - 1]
+    per_may_i = 1 + house_rules.may_i_penalty_cards
+    claims_against = {}
+    for event in round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True):
+        claims_against[event.other_seat_id] = claims_against.get(event.other_seat_id, 0) + 1
+    return {
+        hand.seat_id: dealt + per_may_i * hand.may_i_used + claims_against.get(hand.seat_id, 0)
+        for hand in round_.hands.all()
+    }
+
+
+def _seat_names(round_: Round) -> dict[int, str]:
+    return {seat.pk: seat.player.name for seat in round_.game.seats.select_related("player")}
+
+
+def _hands_apply(
+    round_: Round, entries: dict[int, HandEntry], house_rules: rules.HouseRules
+) -> dict[int, tuple[str, int]]:
+    """Check every entry of a round and return (cards, points) by seat id, or refuse them all."""
+    hands = {hand.seat_id: hand for hand in round_.hands.select_related("seat__player")}
+    limits = _hand_limits(round_, house_rules)
+    result = {}
+    problems = []
+    all_cards = []
+    for seat_id, hand in hands.items():
+        name = hand.seat.player.name
+        if seat_id == round_.went_out_id:
+            result[seat_id] = ("", 0)
+            continue
+        entry = entries.get(seat_id)
+        if entry is None or (not entry.cards and entry.points is None):
+            problems.append(f"Enter the cards {name} was left holding, or their points.")
+            continue
+        if entry.cards:
+            cards = list(entry.cards)
+            if len(cards) > limits[seat_id]:
+                problems.append(
+                    f"{name} cannot hold {len(cards)} cards: at most {limits[seat_id]} in "
+                    f"contract {round_.number} (the deal plus what May I?s brought)."
+                )
+            all_cards.append(cards)
+            result[seat_id] = (rules.format_cards(cards), rules.penalty_points(cards, house_rules))
+        elif entry.points <= 0:
+            problems.append(
+                f"{name} did not go out, so they hold at least one card: points above 0."
+            )
+        else:
+            result[seat_id] = ("", entry.points)
+    problems.extend(rules.hand_problems(all_cards, house_rules))
+    if problems:
+        raise ActionRefused(" ".join(problems))
+    return result
+
+
+@table_write
+def round_score(*, game: Game, entries: dict[int, HandEntry], user) -> Round:
+    """Save the scores of the current round, then deal the next contract or end the game."""
+    round_ = _current_round(game)
+    if not round_.went_out_id:
+        raise ActionRefused("Nobody has gone out yet: tap “Went out” for the player who did.")
+    house_rules = game.house_rules
+    scored = _hands_apply(round_, entries, house_rules)
+    for hand in round_.hands.all():
+        hand.cards, hand.points = scored[hand.seat_id]
+        hand.save(update_fields=["cards", "points"])
+    round_.finished_at = timezone.now()
+    round_.save(update_fields=["finished_at"])
+    names = _seat_names(round_)
+    summary = ", ".join(f"{names[seat_id]} {points}" for seat_id, (_, points) in scored.items())
+    _event(
+        game,
+        round_,
+        Event.Kind.ROUND_SCORED,
+        user,
+        f"Contract {round_.number} scored: {summary}",
+        after={str(seat_id): [cards, points] for seat_id, (cards, points) in scored.items()},
+    )
+    if round_.number < len(house_rules.contracts):
+        _round_deal(game=game, number=round_.number + 1)
+    else:
+        game.finished_at = timezone.now()
+        game.save(update_fields=["finished_at"])
+    return round_
+
+
+@table_write
+def round_edit(*, game: Game, round_: Round, entries: dict[int, HandEntry], user):
+    """Correct the scores of a finished round; the history keeps what they were."""
+    if round_.finished_at is None or round_.game_id != game.pk:
+        raise ActionRefused("Only a finished round's scores can be edited.")
+    scored = _hands_apply(round_, entries, game.house_rules)
+    before, after = {}, {}
+    for hand in round_.hands.all():
+        cards, points = scored[hand.seat_id]
+        before[str(hand.seat_id)] = [hand.cards, hand.points]
+        after[str(hand.seat_id)] = [cards, points]
+        hand.cards, hand.points = cards, points
+        hand.save(update_fields=["cards", "points"])
+    if before == after:
+        raise ActionRefused("Nothing changed, so nothing was saved.")
+    names = _seat_names(round_)
+    changes = ", ".join(
+        f"{names[int(seat_id)]} {before[seat_id][1]} → {after[seat_id][1]}"
+        for seat_id in after
+        if before[seat_id] != after[seat_id]
+    )
+    return _event(
+        game,
+        round_,
+        Event.Kind.SCORE_EDITED,
+        user,
+        f"Contract {round_.number} scores edited: {changes}",
+        before=before,
+        after=after,
+    )
+
+
+@table_write
+def action_undo(*, game: Game, user) -> Event:
+    """Take back the table's last action that has not been taken back yet."""
+    last = (
+        game.events.filter(kind__in=UNDOABLE, undone_by__isnull=True)
+        .select_related("round", "seat__player")
+        .order_by("-pk")
+        .first()
+    )
+    if last is None:
+        raise ActionRefused("There is nothing to undo.")
+    round_ = last.round
+    match last.kind:
+        case Event.Kind.MAY_I:
+            Hand.objects.filter(round=round_, seat=last.seat).update(may_i_used=F("may_i_used") - 1)
+        case Event.Kind.WENT_DOWN:
+            Hand.objects.filter(round=round_, seat=last.seat).update(went_down=False)
+        case Event.Kind.WENT_OUT:
+            round_.went_out = None
+            round_.save(update_fields=["went_out"])
+            went_down_before = round_.events.filter(
+                kind=Event.Kind.WENT_DOWN, seat=last.seat, undone_by__isnull=True
+            ).exists()
+            Hand.objects.filter(round=round_, seat=last.seat).update(went_down=went_down_before)
+        case Event.Kind.ROUND_SCORED:
+            game.rounds.filter(number=round_.number + 1).delete()
+            round_.hands.update(cards="", points=None)
+            round_.finished_at = None
+            round_.save(update_fields=["finished_at"])
+            if game.finished_at:
+                game.finished_at = None
+                game.save(update_fields=["finished_at"])
+        case Event.Kind.SCORE_EDITED:
+            for hand in round_.hands.all():
+                hand.cards, hand.points = last.before[str(hand.seat_id)]
+                hand.save(update_fields=["cards", "points"])
+    return Event.objects.create(
+        game=game,
+        round=round_,
+        kind=Event.Kind.UNDO,
+        seat=last.seat,
+        description=f"Undid: {last.description}",
+        undoes=last,
+        created_by=user,
+    )

@@ -1,0 +1,29 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from .views import accounts, clubs, games, health, profiles
+
+urlpatterns = [
+    path("", clubs.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+    path("clubs/new/", clubs.club_new, name="club_new"),
+    path("clubs/join/", clubs.club_join, name="club_join"),
+    path("clubs/<int:pk>/", clubs.club_detail, name="club"),
+    path("clubs/<int:pk>/players/", clubs.player_add, name="player_add"),
+    path("clubs/<int:pk>/seasons/", clubs.season_add, name="season_add"),
+    path("clubs/<int:pk>/profiles/new/", profiles.profile_new, name="profile_new"),
+    path("clubs/<int:pk>/tables/new/", clubs.game_new, name="game_new"),
+    path("profiles/<int:pk>/", profiles.profile_edit, name="profile_edit"),
+    path("tables/<int:pk>/", games.game_detail, name="game"),
+    path("tables/<int:pk>/may-i/", games.may_i, name="may_i"),
+    path("tables/<int:pk>/went-down/", games.went_down, name="went_down"),
+    path("tables/<int:pk>/shanghai/", games.shanghai, name="shanghai"),
+    path("tables/<int:pk>/went-out/", games.went_out, name="went_out"),
+    path("tables/<int:pk>/score/", games.score, name="score"),
+    path("tables/<int:pk>/undo/", games.undo, name="undo"),
+    path("tables/<int:pk>/rounds/<int:number>/edit/", games.round_edit, name="round_edit"),
+    path("tables/<int:pk>/history/", games.history, name="history"),
+]

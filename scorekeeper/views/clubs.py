@@ -1,0 +1,137 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper import selectors, services
+from scorekeeper.forms import ClubForm, GameStartForm, JoinForm, PlayerForm, SeasonForm
+from scorekeeper.models import Club, Game
+
+
+def club_or_404(request: HttpRequest, pk: int) -> Club:
+    """The club, if the signed-in user is one of its members; anything else is a 404."""
+    try:
+        return selectors.club_for_user(request.user, pk)
+    except Club.DoesNotExist:
+        raise Http404("No such club") from None
+
+
+@require_GET
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    clubs = Club.objects.for_user(request.user)
+    tables = (
+        Game.objects.for_user(request.user)
+        .in_progress()
+        .select_related("club")
+        .prefetch_related("seats__player")[:10]
+    )
+    return render(request, "home.html", {"clubs": clubs, "tables": tables})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def club_new(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = services.club_create(user=request.user, name=form.cleaned_data["name"])
+        messages.success(request, f"{club} is ready. Add the players next.")
+        return redirect(club)
+    return render(request, "club_new.html", {"form": form, "join_form": JoinForm()})
+
+
+@require_POST
+@login_required
+def club_join(request: HttpRequest) -> HttpResponse:
+    form = JoinForm(request.POST)
+    if form.is_valid():
+        try:
+            club = services.club_join(
+                user=request.user, invite_code=form.cleaned_data["invite_code"]
+            )
+        except services.ActionRefused as refusal:
+            form.add_error("invite_code", str(refusal))
+        else:
+            messages.success(request, f"Welcome to {club}.")
+            return redirect(club)
+    return render(request, "club_new.html", {"form": ClubForm(), "join_form": form})
+
+
+def _club_page(request, club, *, player_form=None, season_form=None, status=200):
+    context = {
+        "club": club,
+        "players": club.players.all(),
+        "seasons": club.seasons.all(),
+        "profiles": club.profiles.all(),
+        "games": selectors.games_for_club(club)[:30],
+        "player_form": player_form or PlayerForm(),
+        "season_form": season_form or SeasonForm(),
+    }
+    return render(request, "club.html", context, status=status)
+
+
+@require_GET
+@login_required
+def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _club_page(request, club_or_404(request, pk))
+
+
+@require_POST
+@login_required
+def player_add(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            services.player_create(club=club, name=form.cleaned_data["name"])
+        except services.ActionRefused as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            form = None
+    if request.htmx:
+        return render(
+            request,
+            "club.html#players",
+            {"club": club, "players": club.players.all(), "player_form": form or PlayerForm()},
+        )
+    if form is None:
+        return redirect(club)
+    return _club_page(request, club, player_form=form)
+
+
+@require_POST
+@login_required
+def season_add(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            services.season_create(club=club, **form.cleaned_data)
+        except services.ActionRefused as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            return redirect(club)
+    return _club_page(request, club, season_form=form)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def game_new(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    form = GameStartForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_start(
+                club=club,
+                user=request.user,
+                players=form.cleaned_data["players"],
+                first_dealer=form.cleaned_data["first_dealer"],
+                season=form.cleaned_data["season"],
+                profile=form.cleaned_data["profile"],
+            )
+        except services.ActionRefused as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            return redirect(game)
+    return render(request, "game_new.html", {"club": club, "form": form})

@@ -1,0 +1,214 @@
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper import selectors, services
+from scorekeeper.forms import ScoreForm, SeatActionForm, ShanghaiForm, VersionedForm
+from scorekeeper.models import Game
+
+
+def game_or_404(request: HttpRequest, pk: int) -> Game:
+    """The table, if it belongs to one of the signed-in user's clubs; anything else is a 404."""
+    try:
+        return Game.objects.for_user(request.user).select_related("club").get(pk=pk)
+    except Game.DoesNotExist:
+        raise Http404("No such table") from None
+
+
+def _table(request, game, *, message="", status=200, score_form=None):
+    """The table page, or for htmx only its `table` partial, with an optional refusal message."""
+    board = selectors.game_board(game)
+    if score_form is None and board.scoring:
+        score_form = ScoreForm(initial={"version": game.version}, round_=board.current)
+    context = {
+        "board": board,
+        "game": game,
+        "message": message,
+        "score_rows": score_form.rows(board.lines) if score_form else [],
+        "score_form": score_form,
+        **_keypad(board),
+    }
+    template = "game.html#table" if request.htmx else "game.html"
+    return render(request, template, context, status=status)
+
+
+def _keypad(board):
+    points = selectors.points_by_rank(board.house_rules)
+    return {"ranks": selectors.RANKS, "points_json": json.dumps(points)}
+
+
+def _after_write(request, game):
+    if request.htmx:
+        return _table(request, game)
+    return redirect(game)
+
+
+def _refused(request, game, refusal: services.ActionRefused):
+    game.refresh_from_db()
+    status = 409 if isinstance(refusal, services.StaleState) else 200
+    return _table(request, game, message=str(refusal), status=status)
+
+
+def _form_refused(request, game, form):
+    game.refresh_from_db()
+    if "version" in form.errors:
+        return _refused(request, game, services.StaleState())
+    errors = [error for field_errors in form.errors.values() for error in field_errors]
+    return _table(request, game, message=" ".join(errors))
+
+
+@require_GET
+@login_required
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _table(request, game_or_404(request, pk))
+
+
+def _seat_action(service):
+    """A POST that names one seat of the table, carried out by `service`."""
+
+    @require_POST
+    @login_required
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        game = game_or_404(request, pk)
+        form = SeatActionForm(request.POST, game=game)
+        if not form.is_valid():
+            return _form_refused(request, game, form)
+        try:
+            service(
+                game=game,
+                version=form.cleaned_data["version"],
+                seat=form.cleaned_data["seat"],
+                user=request.user,
+            )
+        except services.ActionRefused as refusal:
+            return _refused(request, game, refusal)
+        return _after_write(request, game)
+
+    view.__name__ = service.__name__
+    return view
+
+
+may_i = _seat_action(services.may_i_spend)
+went_down = _seat_action(services.hand_mark_down)
+went_out = _seat_action(services.round_record_went_out)
+
+
+@require_POST
+@login_required
+def shanghai(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    form = ShanghaiForm(request.POST, game=game)
+    if not form.is_valid():
+        return _form_refused(request, game, form)
+    try:
+        services.shanghai_record(
+            game=game,
+            version=form.cleaned_data["version"],
+            seat=form.cleaned_data["seat"],
+            discarder=form.cleaned_data["discarder"],
+            user=request.user,
+        )
+    except services.ActionRefused as refusal:
+        return _refused(request, game, refusal)
+    return _after_write(request, game)
+
+
+@require_POST
+@login_required
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    form = VersionedForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, game, form)
+    try:
+        services.action_undo(game=game, version=form.cleaned_data["version"], user=request.user)
+    except services.ActionRefused as refusal:
+        return _refused(request, game, refusal)
+    return _after_write(request, game)
+
+
+@require_POST
+@login_required
+def score(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    board = selectors.game_board(game)
+    if not board.scoring:
+        return _refused(
+            request, game, services.ActionRefused("Nobody has gone out yet in this round.")
+        )
+    form = ScoreForm(request.POST, round_=board.current)
+    if not form.is_valid():
+        if "version" in form.errors:
+            return _refused(request, game, services.StaleState())
+        return _table(request, game, score_form=form, message="Check the hands marked below.")
+    try:
+        services.round_score(
+            game=game,
+            version=form.cleaned_data["version"],
+            entries=form.cleaned_data["entries"],
+            user=request.user,
+        )
+    except services.ActionRefused as refusal:
+        if isinstance(refusal, services.StaleState):
+            return _refused(request, game, refusal)
+        # The refused write rolled back: what was typed stays on screen to be corrected.
+        game.refresh_from_db()
+        return _table(request, game, message=str(refusal), score_form=form)
+    return _after_write(request, game)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    round_ = game.rounds.filter(number=number, finished_at__isnull=False).first()
+    if round_ is None:
+        raise Http404("No finished round with that number")
+    board = selectors.game_board(game)
+    message = ""
+    status = 200
+    if request.method == "POST":
+        form = ScoreForm(request.POST, round_=round_)
+        if form.is_valid():
+            try:
+                services.round_edit(
+                    game=game,
+                    version=form.cleaned_data["version"],
+                    round_=round_,
+                    entries=form.cleaned_data["entries"],
+                    user=request.user,
+                )
+            except services.ActionRefused as refusal:
+                message = str(refusal)
+                game.refresh_from_db()
+                if isinstance(refusal, services.StaleState):
+                    status = 409
+                    round_.refresh_from_db()
+                    form = ScoreForm(initial={"version": game.version}, round_=round_)
+            else:
+                return redirect(game)
+        elif "version" in form.errors:
+            message, status = str(services.StaleState()), 409
+            form = ScoreForm(initial={"version": game.version}, round_=round_)
+    else:
+        form = ScoreForm(initial={"version": game.version}, round_=round_)
+    context = {
+        "game": game,
+        "board": board,
+        "round": round_,
+        "score_form": form,
+        "score_rows": form.rows(board.lines),
+        "message": message,
+        **_keypad(board),
+    }
+    return render(request, "round_edit.html", context, status=status)
+
+
+@require_GET
+@login_required
+def history(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    return render(request, "history.html", {"game": game, "events": selectors.game_history(game)})

@@ -1,0 +1,72 @@
+"""Browser fixtures: Playwright driving Debian's Chromium (never a downloaded browser) against
+pytest-django's live server, at a tablet's viewport. Later features reuse `tablet` and `log_in`."""
+
+import os
+import shutil
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make around it
+# are still plain synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+TABLET = {"width": 1024, "height": 768}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def tablet(chromium, live_server):
+    """A fresh page at 1024x768 whose relative URLs go to the live server."""
+    context = chromium.new_context(viewport=TABLET, base_url=live_server.url, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    yield page
+    context.close()
+    assert not errors, f"the page reported errors: {errors}"
+
+
+@pytest.fixture
+def log_in():
+    """Log a page in through the real login form."""
+
+    def log_in(page, user, password="a-long-test-password"):
+        page.goto("/accounts/login/")
+        page.get_by_label("Username").fill(user.username)
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url("/")
+
+    return log_in

@@ -1,0 +1,85 @@
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.models import Event, Game, Hand
+from tests.factories import make_club, make_player, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def row(page, name):
+    return page.locator("form.player-row").filter(has=page.get_by_text(name, exact=True))
+
+
+def test_a_whole_game_on_a_tablet(tablet, log_in):
+    page = tablet
+    user = make_user()
+    club = make_club(user, name="Thursday")
+    for name in ["Ann", "Ben", "Cleo", "Dev"]:
+        make_player(club, name)
+    log_in(page, user)
+
+    page.get_by_role("link", name=re.compile("Thursday")).click()
+    page.get_by_role("button", name="Start a table").click()
+    for seat, name in enumerate(["Ann", "Ben", "Cleo", "Dev"]):
+        page.get_by_label(f"Seat {seat + 1}").select_option(label=name)
+    page.get_by_role("button", name="Deal contract 1").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Contract 1 of 7 · Two books")
+    expect(page.locator(".deal")).to_contain_text("Ann deals")
+    expect(page.locator(".deal")).to_contain_text("Ben plays first")
+
+    # Two May I?s for Ben, a third refused with the limit named, an undo gives one back.
+    ben = row(page, "Ben")
+    for left in [1, 0]:
+        ben.get_by_role("button", name="May I?").click()
+        expect(row(page, "Ben").locator(".coin:not(.spent)")).to_have_count(left)
+    row(page, "Ben").get_by_role("button", name="May I?").click()
+    expect(page.get_by_role("alert")).to_contain_text("the limit is 2 a round")
+    page.get_by_role("button", name="Undo").click()
+    expect(row(page, "Ben").locator(".coin:not(.spent)")).to_have_count(1)
+
+    # Cleo claims Dev's discard: Shanghai!
+    cleo = row(page, "Cleo")
+    cleo.locator("summary", has_text="Shanghai!").click()
+    cleo.get_by_role("button", name="Claimed Dev's discard").click()
+    expect(page.locator(".undo-bar")).to_contain_text("Cleo claimed Dev's discard")
+
+    game = Game.objects.get()
+    # Contract by contract: Ann, Ben, Cleo, Dev, Ann, Ben, Ann go out; the others hold K 7 (15).
+    winners = ["Ann", "Ben", "Cleo", "Dev", "Ann", "Ben", "Ann"]
+    for number, winner in enumerate(winners, start=1):
+        expect(page.get_by_role("heading", level=1)).to_contain_text(f"Contract {number} of 7")
+        row(page, winner).get_by_role("button", name="Went down").click()
+        row(page, winner).get_by_role("button", name="Went out").click()
+        entries = page.locator("fieldset.hand-entry")
+        expect(entries).to_have_count(3)
+        for index in range(3):
+            entry = entries.nth(index)
+            entry.get_by_role("button", name="K", exact=True).click()
+            entry.get_by_role("button", name="7", exact=True).click()
+            expect(entry.locator(".hand-total")).to_have_text("15 pts")
+        page.get_by_role("button", name=re.compile(f"Save contract {number}")).click()
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Game over")
+    # Edit contract 7: Ben held only a 7 (5 instead of 15).
+    page.get_by_role("link", name="C7 ✎").click()
+    ben_entry = page.locator("fieldset.hand-entry").filter(has_text="Ben")
+    ben_entry.get_by_label("Cards", exact=True).fill("7")
+    page.get_by_role("button", name="Save the corrected scores").click()
+
+    # Ann went out 3 times (4 x 15 = 60); Ben twice (5 x 15 - 10 = 65); Cleo and Dev once (90).
+    # Columns: place, player, total, rounds won, Shanghai calls, May I?s used.
+    summary = page.locator("table.summary tbody tr")
+    expect(summary.nth(0).locator("td")).to_have_text(["1", "Ann", "60", "3", "0", "0"])
+    expect(summary.nth(1).locator("td")).to_have_text(["2", "Ben", "65", "2", "0", "1"])
+    expect(summary.nth(2).locator("td")).to_have_text(["3", "Cleo", "90", "1", "1", "0"])
+    expect(summary.nth(3).locator("td")).to_have_text(["3", "Dev", "90", "1", "0", "0"])
+    expect(page.locator(".deal")).to_contain_text("Ann wins with 60 points")
+
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    ben_first = Hand.objects.get(round__game=game, round__number=1, seat__player__name="Ben")
+    assert ben_first.may_i_used == 1
+    assert Event.objects.filter(kind=Event.Kind.SCORE_EDITED).count() == 1

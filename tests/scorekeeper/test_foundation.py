@@ -1,0 +1,112 @@
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, connections
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_user
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+
+def run_settings(env: dict) -> subprocess.CompletedProcess:
+    """Import the settings in a fresh interpreter with exactly this environment."""
+    return subprocess.run(
+        [sys.executable, "-c", "import scorekeeper.settings as s; print(s.DEBUG)"],
+        cwd=BASE_DIR,
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("key", ["", "---", "django-insecure-abc"])
+def test_production_refuses_a_missing_or_placeholder_secret(key):
+    result = run_settings({"DJANGO_SECRET_KEY": key})
+    assert result.returncode != 0
+    assert "Set DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_starts_with_a_real_secret():
+    result = run_settings({"DJANGO_SECRET_KEY": "x" * 60})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
+def test_debug_on_a_laptop_needs_no_secret():
+    result = run_settings({"DJANGO_DEBUG": "true"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
+
+
+def test_a_bad_boolean_is_refused():
+    result = run_settings({"DJANGO_DEBUG": "maybe"})
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG must be true or false" in result.stderr
+
+
+@pytest.mark.django_db
+def test_base_page_uses_vendored_htmx_and_no_external_url(client):
+    client.force_login(make_user())
+    response = client.get(reverse("home"))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "/static/vendor/htmx/htmx.min.js" in html
+    assert "hx-headers" in html
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
+    assert "<script>" not in html  # no inline scripts: the CSP forbids them
+    policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy
+
+
+@pytest.mark.django_db
+def test_healthz_answers_200_when_the_database_answers(client):
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200
+    assert response.json() == {"database": "ok"}
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_when_the_database_does_not(client):
+    # A real connection to a database that is not there: a missing folder, a closed port.
+    broken = {**connection.settings_dict, "NAME": "/nonexistent/folder/scorekeeper.sqlite3"}
+    if connection.vendor != "sqlite":
+        broken.update(HOST="127.0.0.1", PORT="1")
+    working = connections["default"]
+    connections["default"] = working.__class__(broken, alias="default")
+    try:
+        response = client.get(reverse("healthz"))
+    finally:
+        connections["default"].close()
+        connections["default"] = working
+    assert response.status_code == 503
+    assert response.json() == {"database": "unreachable"}
+
+
+def test_healthz_refuses_post(client):
+    assert client.post(reverse("healthz")).status_code == 405
+
+
+@pytest.mark.django_db
+def test_whitenoise_serves_hashed_static_files_with_a_long_cache_life(settings, tmp_path):
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    hashed = next(tmp_path.glob("vendor/htmx/htmx.min.*.js"))
+    assert (tmp_path / "vendor/htmx" / (hashed.name + ".gz")).exists()
+
+    # A new client loads a new WhiteNoise middleware, which reads the new STATIC_ROOT.
+    response = Client().get(
+        f"/static/vendor/htmx/{hashed.name}", headers={"accept-encoding": "gzip"}
+    )
+    assert response.status_code == 200
+    assert "max-age=315360000" in response["Cache-Control"]
+    assert response["Content-Encoding"] == "gzip"
