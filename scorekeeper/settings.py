@@ -114,6 +114,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One writer at a time: wait for the lock rather than fail, and take it at the start of a write.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Tests use a file too: an in-memory database shares one cache and fails concurrent writes
+    # at once instead of waiting, which is not how the app runs.
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-scorekeeper.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -136,6 +136,9 @@ def score(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk)
     board = selectors.game_board(game)
     if not board.scoring:
+        # Scores for a round that is no longer being scored: the screen is out of date.
+        if request.POST.get("version") != str(game.version):
+            return _refused(request, game, services.StaleState())
         return _refused(
             request, game, services.ActionRefused("Nobody has gone out yet in this round.")
         )

@@ -1,0 +1,91 @@
+"""Two tablets at one table: writes based on the same screen race, exactly one of them lands.
+
+Runs on whichever database the suite runs on; CI runs it on SQLite and on PostgreSQL, where the
+two requests really overlap in two connections.
+"""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from scorekeeper.models import Event, Hand, Round
+from tests.factories import make_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def race(requests):
+    """Send the requests from separate threads (separate connections) at the same moment."""
+    barrier = threading.Barrier(len(requests))
+    responses = [None] * len(requests)
+
+    def send(index, request):
+        try:
+            barrier.wait()
+            responses[index] = request()
+        except Exception as error:  # noqa: BLE001 - handed to the test thread below
+            responses[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=item) for item in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for response in responses:
+        if isinstance(response, Exception):
+            raise response
+    return responses
+
+
+def logged_in_client(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_tablets_spending_may_i_on_one_screen(attempt):
+    game = make_game(players=3)
+    user = game.club.memberships.get().user
+    seats = list(game.seats.order_by("position"))
+    url = reverse("may_i", args=[game.pk])
+    tablets = [logged_in_client(user), logged_in_client(user)]
+    responses = race(
+        [
+            lambda tablet=tablet, seat=seat: tablet.post(
+                url, {"version": game.version, "seat": seat.pk}, headers={"HX-Request": "true"}
+            )
+            for tablet, seat in zip(tablets, seats[:2], strict=True)
+        ]
+    )
+    assert sorted(response.status_code for response in responses) == [200, 409]
+    assert sum(Hand.objects.values_list("may_i_used", flat=True)) == 1
+    assert Event.objects.filter(kind=Event.Kind.MAY_I).count() == 1
+
+
+def test_two_tablets_saving_the_same_round_never_deal_twice():
+    game = make_game(players=3)
+    user = game.club.memberships.get().user
+    seats = list(game.seats.order_by("position"))
+    tablet = logged_in_client(user)
+    tablet.post(reverse("went_out", args=[game.pk]), {"version": game.version, "seat": seats[0].pk})
+    game.refresh_from_db()
+    data = {"version": game.version, f"points_{seats[1].pk}": "10", f"points_{seats[2].pk}": "20"}
+    other = {**data, f"points_{seats[1].pk}": "99"}
+    url = reverse("score", args=[game.pk])
+    responses = race(
+        [
+            lambda: logged_in_client(user).post(url, data, headers={"HX-Request": "true"}),
+            lambda: logged_in_client(user).post(url, other, headers={"HX-Request": "true"}),
+        ]
+    )
+    assert sorted(response.status_code for response in responses) == [200, 409]
+    assert Round.objects.filter(game=game).count() == 2
+    saved = Hand.objects.get(round__number=1, seat=seats[1]).points
+    assert saved in (10, 99)
+    assert Event.objects.filter(kind=Event.Kind.ROUND_SCORED).count() == 1
