@@ -1,0 +1,199 @@
+"""Finding corner-index candidates: a rank glyph with a suit glyph beside it, at any angle.
+
+Ink (dark or red print on a light card) is split into connected components at two scales. Every
+pair of neighbouring components of similar size is a candidate "rank above suit"; the vector from
+the first to the second glyph says which way is down on that card, so each candidate is resampled
+into a small upright patch that the classifier reads. Both orders of a pair are tried: the
+classifier also learns to reject an index read upside down.
+"""
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PATCH_WIDTH = 24
+PATCH_HEIGHT = 36
+# Patch size relative to the distance between the two glyph centres.
+PATCH_SPAN_X = 1.5
+PATCH_SPAN_Y = 2.3
+# Glyph sizes searched at each pyramid level, in pixels of that level.
+MIN_GLYPH = 5
+MAX_GLYPH = 48
+THRESHOLD_BLOCK = 25
+THRESHOLD_OFFSET = 8
+# At most this many candidates per image, nearest pairs first, to bound the time per photo.
+MAX_CANDIDATES = 12000
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Candidate index pairs of one image, in working-image pixels (arrays of length N)."""
+
+    first: np.ndarray  # (N, 2) centre of the rank glyph
+    second: np.ndarray  # (N, 2) centre of the suit glyph
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+    @property
+    def centre(self) -> np.ndarray:
+        return (self.first + self.second) / 2
+
+    @property
+    def spacing(self) -> np.ndarray:
+        return np.linalg.norm(self.second - self.first, axis=1)
+
+    @property
+    def down(self) -> np.ndarray:
+        return (self.second - self.first) / np.maximum(self.spacing, 1e-6)[:, None]
+
+    def corners(self) -> np.ndarray:
+        """(N, 4, 2) corners of each patch in the image: top-left, top-right, bottom-right, bottom-left."""
+        down = self.down
+        right = np.stack([-down[:, 1], down[:, 0]], axis=1)
+        half_x = (PATCH_SPAN_X * self.spacing / 2)[:, None] * right
+        half_y = (PATCH_SPAN_Y * self.spacing / 2)[:, None] * down
+        centre = self.centre
+        return np.stack(
+            [
+                centre - half_x - half_y,
+                centre + half_x - half_y,
+                centre + half_x + half_y,
+                centre - half_x + half_y,
+            ],
+            axis=1,
+        )
+
+
+def ink_glyphs(rgb: np.ndarray) -> np.ndarray:
+    """(M, 3) centre x, centre y and size of glyph-like ink blobs, searched at two scales."""
+    found = []
+    level_image = rgb
+    factor = 1.0
+    for _level in range(3):
+        if min(level_image.shape[:2]) < 2 * THRESHOLD_BLOCK:
+            break
+        found.append(_glyphs_at_level(level_image) * np.array([factor, factor, factor]))
+        level_image = cv2.pyrDown(level_image)
+        factor *= 2
+    if not found:
+        return np.zeros((0, 3))
+    return np.concatenate(found)
+
+
+def _glyphs_at_level(rgb: np.ndarray) -> np.ndarray:
+    # The darkest channel makes both black and red print dark on a white card.
+    darkest = rgb.min(axis=2)
+    ink = cv2.adaptiveThreshold(
+        darkest,
+        255,
+        cv2.ADAPTIVE_THRESH_MEAN_C,
+        cv2.THRESH_BINARY_INV,
+        THRESHOLD_BLOCK,
+        THRESHOLD_OFFSET,
+    )
+    count, _labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    width = stats[1:, cv2.CC_STAT_WIDTH]
+    height = stats[1:, cv2.CC_STAT_HEIGHT]
+    area = stats[1:, cv2.CC_STAT_AREA]
+    size = np.maximum(width, height)
+    keep = (
+        (size >= MIN_GLYPH)
+        & (size <= MAX_GLYPH)
+        & (area >= 10)
+        & (area >= 0.12 * width * height)
+        & (area <= 0.9 * width * height)
+        & (np.maximum(width, height) <= 6 * np.minimum(width, height))
+    )
+    centres = centroids[1:][keep]
+    return np.column_stack([centres, size[keep]]).astype(np.float64)
+
+
+def find_candidates(rgb: np.ndarray, glyphs: np.ndarray | None = None) -> Candidates:
+    """Ordered pairs of neighbouring glyphs that could be a rank above its suit."""
+    if glyphs is None:
+        glyphs = ink_glyphs(rgb)
+    if len(glyphs) < 2:
+        return Candidates(np.zeros((0, 2)), np.zeros((0, 2)))
+    centres = glyphs[:, :2]
+    size = glyphs[:, 2]
+    order = np.argsort(centres[:, 0])
+    centres, size = centres[order], size[order]
+    firsts, seconds, distances = [], [], []
+    # Sorted by x, a glyph's partners lie within a window of the sorted list: compare in blocks.
+    reach = 2.0 * size.max()
+    start = 0
+    for index in range(len(centres)):
+        while centres[start, 0] < centres[index, 0] - reach:
+            start += 1
+        others = np.arange(start, len(centres))
+        others = others[others != index]
+        others = others[np.abs(centres[others, 0] - centres[index, 0]) <= 2.0 * size[index]]
+        if len(others) == 0:
+            continue
+        offset = centres[others] - centres[index]
+        distance = np.hypot(offset[:, 0], offset[:, 1])
+        bigger = np.maximum(size[others], size[index])
+        ratio = size[others] / size[index]
+        ok = (
+            (distance >= 0.6 * bigger)
+            & (distance <= 1.8 * bigger)
+            & (ratio >= 0.4)
+            & (ratio <= 2.5)
+        )
+        for other, gap in zip(others[ok], distance[ok] / bigger[ok], strict=True):
+            firsts.append(index)
+            seconds.append(other)
+            distances.append(gap)
+    if not firsts:
+        return Candidates(np.zeros((0, 2)), np.zeros((0, 2)))
+    firsts = np.array(firsts)
+    seconds = np.array(seconds)
+    if len(firsts) > MAX_CANDIDATES:
+        nearest = np.argsort(np.array(distances), kind="stable")[:MAX_CANDIDATES]
+        firsts, seconds = firsts[nearest], seconds[nearest]
+    return Candidates(centres[firsts], centres[seconds])
+
+
+def extract_patches(rgb: np.ndarray, candidates: Candidates) -> np.ndarray:
+    """(N, PATCH_HEIGHT, PATCH_WIDTH, 3) upright ``uint8`` patches, one per candidate.
+
+    Each patch is sampled from the pyramid level where it is about patch-sized, so large
+    indices are not aliased.
+    """
+    count = len(candidates)
+    patches = np.zeros((count, PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+    if count == 0:
+        return patches
+    corners = candidates.corners()
+    height_in_image = PATCH_SPAN_Y * candidates.spacing
+    level = np.clip(np.floor(np.log2(np.maximum(height_in_image / PATCH_HEIGHT, 1e-6))), 0, 3)
+    level_image = rgb
+    grid_x = (np.arange(PATCH_WIDTH) + 0.5) / PATCH_WIDTH
+    grid_y = (np.arange(PATCH_HEIGHT) + 0.5) / PATCH_HEIGHT
+    for current in range(4):
+        chosen = np.flatnonzero(level == current)
+        if len(chosen):
+            factor = 2.0**current
+            top_left = corners[chosen, 0] / factor
+            along_x = (corners[chosen, 1] - corners[chosen, 0]) / factor
+            along_y = (corners[chosen, 3] - corners[chosen, 0]) / factor
+            points = (
+                top_left[:, None, None, :]
+                + grid_x[None, None, :, None] * along_x[:, None, None, :]
+                + grid_y[None, :, None, None] * along_y[:, None, None, :]
+            ) - 0.5
+            # One patch per row keeps the map under remap's 32767-row limit.
+            maps = points.reshape(len(chosen), -1, 2).astype(np.float32)
+            sampled = cv2.remap(
+                level_image,
+                maps[..., 0],
+                maps[..., 1],
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            patches[chosen] = sampled.reshape(len(chosen), PATCH_HEIGHT, PATCH_WIDTH, 3)
+        if current < 3 and np.any(level > current):
+            level_image = cv2.pyrDown(level_image)
+    return patches

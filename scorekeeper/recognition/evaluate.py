@@ -1,0 +1,111 @@
+"""Measure the recognizer: ``python -m scorekeeper.recognition.evaluate DIR``.
+
+DIR holds photos and a ``labels.tsv`` (``image<TAB>cards``) like /work/shared/cardphotos. As those
+photos show one deck each, the SET of distinct cards per photo is compared. Prints one line per
+photo, precision, recall and F1 over cards, joker recall, the same per group (file-name prefix),
+seconds per photo, and last a JSON line with the totals. ``--rotate`` and ``--scale`` re-encode
+each photo turned and resized first, to check orientation and size handling.
+"""
+
+import argparse
+import io
+import json
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from PIL import Image
+
+from .cards import JOKER
+from .reader import MIN_CONFIDENCE, read_cards
+
+# The black-and-gold novelty deck is reported on its own, outside the standard-deck totals.
+NOVELTY_GROUPS = {"blackdeck"}
+
+
+def transformed(path: Path, rotate: int, scale: int | None) -> bytes | Path:
+    if not rotate and not scale:
+        return path
+    with Image.open(path) as image:
+        image = image.convert("RGB")
+        if rotate:
+            image = image.rotate(rotate, expand=True)
+        if scale:
+            factor = scale / max(image.size)
+            image = image.resize(
+                (round(image.width * factor), round(image.height * factor)), Image.Resampling.BICUBIC
+            )
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=92)
+        return buffer.getvalue()
+
+
+def scores(true_positives: int, false_positives: int, false_negatives: int) -> dict:
+    precision = true_positives / max(1, true_positives + false_positives)
+    recall = true_positives / max(1, true_positives + false_negatives)
+    f1 = 2 * precision * recall / max(1e-9, precision + recall)
+    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--rotate", type=int, default=0, help="turn photos by this many degrees")
+    parser.add_argument("--scale", type=int, default=None, help="resize so the long side is this")
+    parser.add_argument("--min-confidence", type=float, default=MIN_CONFIDENCE)
+    parser.add_argument("--quiet", action="store_true", help="no per-photo lines")
+    arguments = parser.parse_args()
+
+    lines = (arguments.folder / "labels.tsv").read_text().splitlines()[1:]
+    counts = defaultdict(lambda: [0, 0, 0])  # group -> true positives, false positives, misses
+    jokers = defaultdict(lambda: [0, 0])  # group -> jokers found, jokers shown
+    seconds = 0.0
+    for line in lines:
+        name, _tab, cards = line.partition("\t")
+        expected = set(cards.split())
+        source = transformed(arguments.folder / "images" / name, arguments.rotate, arguments.scale)
+        started = time.perf_counter()
+        found = {d.card for d in read_cards(source, min_confidence=arguments.min_confidence)}
+        seconds += time.perf_counter() - started
+        group = name.split("_")[0]
+        tally = counts[group]
+        tally[0] += len(found & expected)
+        tally[1] += len(found - expected)
+        tally[2] += len(expected - found)
+        if JOKER in expected:
+            jokers[group][1] += 1
+            jokers[group][0] += JOKER in found
+        if not arguments.quiet:
+            wrong = " ".join(sorted(found - expected)) or "-"
+            missed = " ".join(sorted(expected - found)) or "-"
+            print(f"{name}\tfound {len(found & expected)}/{len(expected)}\twrong {wrong}\tmissed {missed}")
+
+    def summary(groups) -> dict:
+        tally = [sum(counts[g][i] for g in groups) for i in range(3)]
+        joker = [sum(jokers[g][i] for g in groups) for i in range(2)]
+        result = scores(*tally)
+        result |= {"cards": tally[0] + tally[2], "true_positives": tally[0], "wrong": tally[1]}
+        result["joker_recall"] = round(joker[0] / joker[1], 4) if joker[1] else None
+        return result
+
+    print()
+    for group in sorted(counts):
+        print(f"group {group}: {json.dumps(summary([group]))}")
+    standard = [g for g in counts if g not in NOVELTY_GROUPS]
+    novelty = [g for g in counts if g in NOVELTY_GROUPS]
+    totals = {
+        "standard": summary(standard),
+        "novelty": summary(novelty) if novelty else None,
+        "photos": len(lines),
+        "seconds_per_photo": round(seconds / max(1, len(lines)), 4),
+        "rotate": arguments.rotate,
+        "scale": arguments.scale,
+    }
+    print(f"standard deck: {json.dumps(totals['standard'])}")
+    print(f"novelty deck: {json.dumps(totals['novelty'])}")
+    print(f"seconds per photo: {totals['seconds_per_photo']}")
+    print(json.dumps(totals))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""Reading the cards in a photo: find corner indices, classify them, merge each card's corners."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import BACKGROUND
+from .corners import Candidates, extract_patches, find_candidates
+from .features import patch_features
+from .images import ImageSource, load_image_scaled
+from .model import CornerModel, default_model
+
+# Photos are read at most this large: enough for the indices, bounded time on 12-megapixel photos.
+WORKING_SIDE = 1280
+# A card read wrong costs more than a card missed, so weak readings are dropped.
+MIN_CONFIDENCE = 0.8
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One physical card read from a photo.
+
+    ``box`` is ``(x0, y0, x1, y1)`` in pixels of the upright image, as a browser shows it (EXIF
+    orientation applied), at the uploaded resolution. It bounds the corner index read, or both
+    corner indices when the card's two corners were seen.
+    """
+
+    card: str
+    confidence: float
+    box: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class _Corner:
+    card: str
+    confidence: float
+    centre: np.ndarray
+    down: np.ndarray
+    spacing: float
+    outline: np.ndarray  # (4, 2) patch corners
+
+
+def read_cards(
+    image: ImageSource, *, min_confidence: float = MIN_CONFIDENCE, model: CornerModel | None = None
+) -> list[Detection]:
+    """The cards visible in ``image`` (a path, bytes or binary file), most confident first.
+
+    Raises ``UnreadableImage`` when the input cannot be decoded as an image.
+    """
+    pixels, scale = load_image_scaled(image, max_side=WORKING_SIDE)
+    corners = read_corners(pixels, min_confidence=min_confidence, model=model)
+    detections = []
+    for group in _group_corners_into_cards(corners):
+        outline = np.concatenate([corner.outline for corner in group]) * scale
+        height, width = np.array(pixels.shape[:2]) * scale
+        x0, y0 = np.clip(outline.min(axis=0), 0, [width, height])
+        x1, y1 = np.clip(outline.max(axis=0), 0, [width, height])
+        detections.append(
+            Detection(
+                card=group[0].card,
+                confidence=round(max(corner.confidence for corner in group), 4),
+                box=(int(x0), int(y0), int(round(x1)), int(round(y1))),
+            )
+        )
+    return sorted(detections, key=lambda detection: -detection.confidence)
+
+
+def read_corners(
+    pixels: np.ndarray, *, min_confidence: float, model: CornerModel | None = None
+) -> list[_Corner]:
+    """Every corner index read in an RGB array, one reading per index."""
+    model = model or default_model()
+    candidates = find_candidates(pixels)
+    if len(candidates) == 0:
+        return []
+    probabilities = model.probabilities(patch_features(extract_patches(pixels, candidates)))
+    best = probabilities.argmax(axis=1)
+    confidence = probabilities[np.arange(len(best)), best]
+    background = model.classes.index(BACKGROUND)
+    keep = np.flatnonzero((best != background) & (confidence >= min_confidence))
+    keep = keep[np.argsort(-confidence[keep], kind="stable")]
+    kept = Candidates(candidates.first[keep], candidates.second[keep])
+    centres, spacings, downs = kept.centre, kept.spacing, kept.down
+    outlines = kept.corners()
+    corners: list[_Corner] = []
+    for position, index in enumerate(keep):
+        centre, spacing = centres[position], spacings[position]
+        # Readings of one index from different glyph pairs overlap: keep the strongest.
+        if any(
+            np.linalg.norm(other.centre - centre) < 0.8 * max(other.spacing, spacing)
+            for other in corners
+        ):
+            continue
+        corners.append(
+            _Corner(
+                card=model.classes[best[index]],
+                confidence=float(confidence[index]),
+                centre=centre,
+                down=downs[position],
+                spacing=float(spacing),
+                outline=outlines[position],
+            )
+        )
+    return corners
+
+
+def _group_corners_into_cards(corners: list[_Corner]) -> list[list[_Corner]]:
+    """Pair the two corner indices of one card; equal cards elsewhere (a second deck) stay apart.
+
+    A card's indices sit at opposite corners and read in opposite directions: from the top-left
+    index, the other lies down and to the right, at a distance set by the index's size.
+    """
+    groups: list[list[_Corner]] = []
+    used = set()
+    for position, corner in enumerate(corners):
+        if position in used:
+            continue
+        group = [corner]
+        for other_position in range(position + 1, len(corners)):
+            other = corners[other_position]
+            if other_position in used or other.card != corner.card:
+                continue
+            if _opposite_corners(corner, other):
+                group.append(other)
+                used.add(other_position)
+                break
+        groups.append(group)
+    return groups
+
+
+def _opposite_corners(one: _Corner, other: _Corner) -> bool:
+    if float(one.down @ other.down) > -0.8:
+        return False
+    size = (one.spacing + other.spacing) / 2
+    if abs(one.spacing - other.spacing) > 0.4 * size:
+        return False
+    offset = other.centre - one.centre
+    right = np.array([-one.down[1], one.down[0]])
+    along_down, along_right = offset @ one.down, offset @ right
+    # Seen from either index, the other lies down and to the right in its own upright frame.
+    return 4.5 * size <= along_down <= 14 * size and 2.5 * size <= along_right <= 10 * size

@@ -1,0 +1,198 @@
+"""Train the corner-index classifier: ``python -m scorekeeper.recognition.train``.
+
+Deterministic (fixed seeds). Trains from synthetic scenes of a rendered SVG deck and the real
+corner crops of /work/shared/cardcrops marked ``subset=train`` (crops cut from the development
+photos are left out, since those photos measure the recognizer). Writes ``corner_model.npz``.
+"""
+
+import argparse
+import csv
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .cards import BACKGROUND, CLASSES
+from .corners import Candidates, extract_patches, find_candidates
+from .features import patch_features
+from .images import load_image
+from .model import MODEL_PATH, CornerModel
+from .synth import fetch_deck, label_candidates, make_scene, render_deck
+
+SEED = 20240627
+NEGATIVES_PER_SCENE = 80
+
+
+def scene_samples(deck, seed: int) -> tuple[np.ndarray, list[str]]:
+    rng = np.random.default_rng(seed)
+    scene = make_scene(deck, rng)
+    candidates = find_candidates(scene.pixels)
+    labels = np.array(label_candidates(scene, candidates))
+    positive = np.flatnonzero(labels != BACKGROUND)
+    negative = np.flatnonzero(labels == BACKGROUND)
+    negative = rng.choice(negative, size=min(len(negative), NEGATIVES_PER_SCENE), replace=False)
+    keep = np.concatenate([positive, negative])
+    subset = Candidates(candidates.first[keep], candidates.second[keep])
+    return extract_patches(scene.pixels, subset), list(labels[keep])
+
+
+def _scene_batch(arguments) -> tuple[np.ndarray, list[str]]:
+    deck, seeds = arguments
+    patches, labels = [], []
+    for seed in seeds:
+        scene_patches, scene_labels = scene_samples(deck, seed)
+        patches.append(scene_patches)
+        labels += scene_labels
+    return np.concatenate(patches), labels
+
+
+def synthetic_samples(deck, scenes: int, workers: int) -> tuple[np.ndarray, list[str]]:
+    seeds = [SEED + i for i in range(scenes)]
+    batches = [(deck, seeds[i::workers]) for i in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        results = list(pool.map(_scene_batch, batches))
+    return np.concatenate([r[0] for r in results]), [label for r in results for label in r[1]]
+
+
+def jittered(candidates: Candidates, copies: int, rng: np.random.Generator) -> Candidates:
+    """Small random shifts, turns and scalings of each candidate: augmentation of real crops."""
+    firsts, seconds = [], []
+    for _ in range(copies):
+        centre = candidates.centre
+        offset = (candidates.second - candidates.first) / 2
+        angle = rng.normal(0, np.radians(6), size=len(centre))
+        scale = rng.uniform(0.9, 1.1, size=len(centre))
+        cos, sin = np.cos(angle), np.sin(angle)
+        turned = (
+            np.stack(
+                [cos * offset[:, 0] - sin * offset[:, 1], sin * offset[:, 0] + cos * offset[:, 1]],
+                axis=1,
+            )
+            * scale[:, None]
+        )
+        shift = rng.normal(0, 0.08, size=(len(centre), 2)) * candidates.spacing[:, None]
+        firsts.append(centre + shift - turned)
+        seconds.append(centre + shift + turned)
+    return Candidates(np.concatenate(firsts), np.concatenate(seconds))
+
+
+def real_crops(crops_dir: Path) -> list[tuple[np.ndarray, str]]:
+    with open(crops_dir / "provenance.csv", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["subset"] == "train"]
+    crops = []
+    for row in rows:
+        if row["group"] == "blackdeck":
+            continue  # light print on a black card: the glyph finder looks for dark print
+        crops.append((load_image(crops_dir / "images" / row["file"]), row["card"]))
+    return crops
+
+
+def crop_candidates(crop: np.ndarray) -> tuple[np.ndarray, Candidates]:
+    """The crop padded with its own border, and the candidates lying on its labelled index."""
+    height, width = crop.shape[:2]
+    scale = max(1.0, 60.0 / height)
+    if scale > 1:
+        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        height, width = crop.shape[:2]
+    pad = max(height, width) // 2
+    padded = cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    candidates = find_candidates(padded)
+    # The crop is the labelled box grown by 15 % each side: the index is its inner part.
+    inner_x = pad + width * 0.1, pad + width * 0.9
+    inner_y = pad + height * 0.1, pad + height * 0.9
+    points = np.concatenate([candidates.first, candidates.second], axis=1)
+    inside = (
+        (points[:, [0, 2]] >= inner_x[0]).all(axis=1)
+        & (points[:, [0, 2]] <= inner_x[1]).all(axis=1)
+        & (points[:, [1, 3]] >= inner_y[0]).all(axis=1)
+        & (points[:, [1, 3]] <= inner_y[1]).all(axis=1)
+        & (candidates.spacing >= 0.2 * max(height, width))
+    )
+    return padded, Candidates(candidates.first[inside], candidates.second[inside])
+
+
+def real_samples(crops, model: CornerModel, rng) -> tuple[np.ndarray, list[str], int]:
+    """Patches from the real crops: the candidate the model finds most like the crop's label."""
+    patches, labels, used = [], [], 0
+    for crop, card in crops:
+        padded, candidates = crop_candidates(crop)
+        if len(candidates) == 0:
+            continue
+        features = patch_features(extract_patches(padded, candidates))
+        probability = model.probabilities(features)[:, CLASSES.index(card)]
+        best = int(np.argmax(probability))
+        if probability[best] < 0.02:
+            continue
+        used += 1
+        chosen = Candidates(candidates.first[[best]], candidates.second[[best]])
+        patches.append(extract_patches(padded, chosen))
+        patches.append(extract_patches(padded, jittered(chosen, 5, rng)))
+        labels += [card] * 6
+        flipped = Candidates(chosen.second, chosen.first)
+        patches.append(extract_patches(padded, jittered(flipped, 2, rng)))
+        labels += [BACKGROUND] * 2
+    return np.concatenate(patches), labels, used
+
+
+def fit(features: np.ndarray, labels: list[str], seed: int, epochs: int) -> CornerModel:
+    from sklearn.neural_network import MLPClassifier
+
+    targets = np.array([CLASSES.index(label) for label in labels])
+    mean = features.mean(axis=0)
+    scale = features.std(axis=0) + 1e-3
+    network = MLPClassifier(
+        hidden_layer_sizes=(256,),
+        alpha=3e-4,
+        batch_size=256,
+        learning_rate_init=1e-3,
+        max_iter=epochs,
+        random_state=seed,
+        shuffle=True,
+    )
+    network.fit((features - mean) / scale, targets)
+    # Classes that never occurred get no output unit from scikit-learn: restore the full set.
+    weights = list(network.coefs_)
+    biases = list(network.intercepts_)
+    full_w = np.zeros((weights[-1].shape[0], len(CLASSES)), np.float32)
+    full_b = np.full(len(CLASSES), -30.0, np.float32)
+    full_w[:, network.classes_] = weights[-1]
+    full_b[network.classes_] = biases[-1]
+    weights[-1], biases[-1] = full_w, full_b
+    return CornerModel(CLASSES, mean, scale, tuple(weights), tuple(biases))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--crops", type=Path, default=Path("/work/shared/cardcrops"))
+    parser.add_argument("--deck-cache", type=Path, default=Path("build/deck"))
+    parser.add_argument("--scenes", type=int, default=1200)
+    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--output", type=Path, default=MODEL_PATH)
+    arguments = parser.parse_args()
+
+    started = time.monotonic()
+    rng = np.random.default_rng(SEED)
+    deck = render_deck(fetch_deck(arguments.deck_cache))
+    synthetic_patches, synthetic_labels = synthetic_samples(
+        deck, arguments.scenes, arguments.workers
+    )
+    synthetic_features = patch_features(synthetic_patches)
+    positives = sum(label != BACKGROUND for label in synthetic_labels)
+    print(f"synthetic: {len(synthetic_labels)} patches, {positives} indices", flush=True)
+
+    first = fit(synthetic_features, synthetic_labels, SEED, max(10, arguments.epochs // 3))
+    crops = real_crops(arguments.crops)
+    real_patches, real_labels, used = real_samples(crops, first, rng)
+    print(f"real: {used} of {len(crops)} crops give an index candidate", flush=True)
+
+    features = np.concatenate([synthetic_features, patch_features(real_patches)])
+    model = fit(features, synthetic_labels + real_labels, SEED, arguments.epochs)
+    model.save(arguments.output)
+    print(f"wrote {arguments.output} in {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
