@@ -5,7 +5,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 import rules
 
-from .models import Club, Game, Round, RulesProfile, Season
+from .models import Check, Club, Game, Round, RulesProfile, Season
 from .selectors import points_by_rank
 from .services import HandEntry
 
@@ -275,3 +275,83 @@ class ProfileForm(forms.Form):
         except (rules.RulesError, TypeError, ValueError) as error:
             raise forms.ValidationError(str(error)) from None
         return cleaned
+
+
+def melds_clean(text: str) -> list[list[rules.Card]]:
+    """Cards typed by a player: one meld, or several separated by | / ; or new lines."""
+    try:
+        melds = [meld for meld in rules.parse_melds(text) if meld]
+    except rules.CardError as error:
+        raise forms.ValidationError(str(error)) from None
+    if not melds:
+        raise forms.ValidationError("Enter some cards, like 7H 8H 9H JK.")
+    return melds
+
+
+class CheckForm(forms.Form):
+    """A question for the meld checker. At a table the round gives the contract, the rules and the
+    melds; standalone, the player picks rules and a contract and types the table's melds."""
+
+    question = forms.ChoiceField(
+        choices=Check.Question.choices, initial=Check.Question.MELD, widget=forms.RadioSelect
+    )
+    cards = forms.CharField(
+        max_length=300,
+        widget=forms.Textarea(attrs={"rows": 2, "autocapitalize": "characters"}),
+        help_text="Like 7H 8H 9H JK, or 10♠ J♠ Q♠ K♠. Separate melds with |.",
+    )
+    target = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Meld")
+
+    def __init__(self, *args, table_melds=(), profiles=None, contracts=0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = [("", "—")] + [
+            (index, str(meld)) for index, meld in enumerate(table_melds)
+        ]
+        if profiles is not None:
+            self.fields["profile"] = forms.ModelChoiceField(
+                queryset=profiles, required=False, empty_label="Seed rules", label="House rules"
+            )
+            self.fields["contract"] = forms.TypedChoiceField(
+                coerce=int,
+                choices=[(n, f"Contract {n}") for n in range(1, contracts + 1)],
+                initial=1,
+            )
+            self.fields["table"] = forms.CharField(
+                required=False,
+                max_length=600,
+                widget=forms.Textarea(attrs={"rows": 2}),
+                label="Melds on the table",
+                help_text="For lay-offs and Shanghai: the table's melds, separated by |.",
+            )
+
+    def clean_cards(self):
+        return melds_clean(self.cleaned_data["cards"])
+
+    def clean_table(self):
+        text = self.cleaned_data.get("table", "")
+        return melds_clean(text) if text.strip() else []
+
+
+class GoingDownForm(VersionedForm):
+    seat = forms.ModelChoiceField(queryset=None)
+    melds = forms.CharField(max_length=300)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].queryset = game.seats.select_related("player")
+
+    def clean_melds(self):
+        return melds_clean(self.cleaned_data["melds"])
+
+
+class LayOffForm(GoingDownForm):
+    meld = forms.ModelChoiceField(queryset=None)
+    discarder = forms.ModelChoiceField(queryset=None, required=False)
+
+    def __init__(self, *args, game: Game, round_: Round, **kwargs):
+        super().__init__(*args, game=game, **kwargs)
+        self.fields["meld"].queryset = round_.melds.select_related("owner__player")
+        self.fields["discarder"].queryset = game.seats.all()
+
+    def clean_melds(self):
+        return [card for meld in super().clean_melds() for card in meld]

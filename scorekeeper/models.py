@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
 
-from rules import HouseRules
+from rules import Card, HouseRules, parse_cards
 
 
 def new_invite_code() -> str:
@@ -225,6 +225,7 @@ class Event(models.Model):
         WENT_OUT = "went_out", "Went out"
         SHANGHAI_CLAIM = "shanghai_claim", "Shanghai claim"
         SHANGHAI_PROTECT = "shanghai_protect", "Shanghai protect"
+        LAID_OFF = "laid_off", "Laid off"
         ROUND_SCORED = "round_scored", "Round scored"
         SCORE_EDITED = "score_edited", "Score edited"
         UNDO = "undo", "Undo"
@@ -257,3 +258,59 @@ class Event(models.Model):
 
     def __str__(self):
         return self.description
+
+
+class TableMeld(models.Model):
+    """A meld on the table in a round: its owner, its cards, and what each joker stands for."""
+
+    class Kind(models.TextChoices):
+        BOOK = "book", "Book"
+        RUN = "run", "Run"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="melds")
+    owner = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="melds")
+    kind = models.CharField(max_length=4, choices=Kind)
+    # Canonical notation, jokers declared: "5H 6H JK=7H 8H".
+    cards = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"{self.owner.player}'s {self.get_kind_display().lower()} {self.cards}"
+
+    @property
+    def card_list(self) -> list[Card]:
+        return parse_cards(self.cards)
+
+
+class Check(models.Model):
+    """A question asked of the meld checker at a table, and its answer: kept for disputes."""
+
+    class Question(models.TextChoices):
+        MELD = "meld", "Is this a book or a run?"
+        GOING_DOWN = "down", "Can I go down?"
+        LAY_OFF = "layoff", "Can I lay this off?"
+        SHANGHAI = "shanghai", "Is this discard a Shanghai?"
+        HINT = "hint", "What could I lay down?"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checks")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="checks")
+    question = models.CharField(max_length=10, choices=Question)
+    cards = models.CharField(max_length=300)
+    target = models.ForeignKey(
+        TableMeld, on_delete=models.SET_NULL, null=True, blank=True, related_name="checks"
+    )
+    ok = models.BooleanField()
+    answer = models.TextField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self):
+        return f"{self.get_question_display()} {self.cards}: {'yes' if self.ok else 'no'}"

@@ -185,3 +185,67 @@ def game_history(game: Game):
         .annotate(undone=Count("undone_by"))
         .order_by("-pk")
     )
+
+
+@dataclass
+class Answer:
+    """The meld checker's answer, whatever the question: verdict, reasons, arrangement, targets."""
+
+    ok: bool
+    reasons: list[str]
+    melds: list = field(default_factory=list)
+    leftover: list = field(default_factory=list)
+    targets: list[int] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return ("Yes. " if self.ok else "No. ") + " ".join(self.reasons)
+
+
+def meld_question_answer(
+    *,
+    question: str,
+    cards: list,
+    house_rules: rules.HouseRules,
+    contract: int,
+    table_melds: list[list],
+    target: int | None = None,
+) -> Answer:
+    """Ask the rules engine one of the checker's questions. `cards` is a flat list of cards, or
+    a list of melds for a grouped going-down; `table_melds` are the melds lying on the table."""
+    flat = (
+        [card for group in cards for card in group]
+        if cards and isinstance(cards[0], list)
+        else cards
+    )
+    if question == "shanghai":
+        if len(flat) != 1:
+            return Answer(ok=False, reasons=["Give the one card that was discarded."])
+        targets = rules.shanghai_targets(flat[0], table_melds, house_rules)
+        if targets:
+            reasons = [
+                f"{flat[0]} could be laid off on {len(targets)} meld(s) on the table: Shanghai!"
+            ]
+        else:
+            reasons = [f"{flat[0]} fits no meld on the table: it is not a Shanghai card."]
+        return Answer(ok=bool(targets), reasons=reasons, targets=targets)
+    if question == "layoff":
+        if target is None or not 0 <= target < len(table_melds):
+            return Answer(ok=False, reasons=["Pick the meld on the table to lay off on."])
+        verdict = rules.check_lay_off(flat, table_melds[target], house_rules)
+    elif question == "down":
+        verdict = rules.check_going_down(contract, cards, house_rules)
+    elif question == "hint":
+        verdict = rules.find_going_down(contract, flat, house_rules)
+    else:
+        verdict = rules.check_meld(flat, house_rules)
+    return Answer(
+        ok=verdict.ok,
+        reasons=list(verdict.reasons),
+        melds=list(verdict.melds),
+        leftover=list(getattr(verdict, "leftover", []) or []),
+    )
+
+
+def table_melds(round_: Round):
+    return list(round_.melds.select_related("owner__player"))

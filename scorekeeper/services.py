@@ -12,6 +12,7 @@ from django.utils import timezone
 import rules
 
 from .models import (
+    Check,
     Club,
     Event,
     Game,
@@ -22,6 +23,7 @@ from .models import (
     RulesProfile,
     Season,
     Seat,
+    TableMeld,
 )
 
 
@@ -45,6 +47,7 @@ UNDOABLE = [
     Event.Kind.WENT_OUT,
     Event.Kind.SHANGHAI_CLAIM,
     Event.Kind.SHANGHAI_PROTECT,
+    Event.Kind.LAID_OFF,
     Event.Kind.ROUND_SCORED,
     Event.Kind.SCORE_EDITED,
 ]
@@ -434,6 +437,9 @@ def action_undo(*, game: Game, user) -> Event:
             Hand.objects.filter(round=round_, seat=last.seat).update(may_i_used=F("may_i_used") - 1)
         case Event.Kind.WENT_DOWN:
             Hand.objects.filter(round=round_, seat=last.seat).update(went_down=False)
+            TableMeld.objects.filter(pk__in=last.after.get("melds", [])).delete()
+        case Event.Kind.LAID_OFF | Event.Kind.SHANGHAI_CLAIM if "meld" in last.before:
+            TableMeld.objects.filter(pk=last.before["meld"]).update(cards=last.before["cards"])
         case Event.Kind.WENT_OUT:
             round_.went_out = None
             round_.save(update_fields=["went_out"])
@@ -460,5 +466,111 @@ def action_undo(*, game: Game, user) -> Event:
         seat=last.seat,
         description=f"Undid: {last.description}",
         undoes=last,
+        created_by=user,
+    )
+
+
+# The table's melds
+
+
+@table_write
+def melds_record(*, game: Game, seat: Seat, melds: list[list[rules.Card]], user) -> Event:
+    """The seat goes down with these melds: checked against the round's contract, then laid on
+    the table with each joker's card fixed, and the seat marked as down."""
+    round_ = _current_round(game)
+    if round_.went_out_id:
+        raise ActionRefused("The round is over: someone went out. Enter the scores.")
+    hand = _hand(round_, seat)
+    if hand.went_down and round_.melds.filter(owner=seat).exists():
+        raise ActionRefused(f"{seat.player} is already down: lay cards off on the melds instead.")
+    verdict = rules.check_going_down(round_.number, melds, game.house_rules)
+    if not verdict.ok:
+        raise ActionRefused(" ".join(verdict.reasons))
+    laid = TableMeld.objects.bulk_create(
+        TableMeld(round=round_, owner=seat, kind=meld.kind, cards=rules.format_cards(meld.cards))
+        for meld in verdict.melds
+    )
+    hand.went_down = True
+    hand.save(update_fields=["went_down"])
+    shown = " | ".join(meld.cards for meld in laid)
+    return _event(
+        game,
+        round_,
+        Event.Kind.WENT_DOWN,
+        user,
+        f"{seat.player} went down: {shown}",
+        seat=seat,
+        after={"melds": [meld.pk for meld in laid]},
+    )
+
+
+def _meld_extend(game: Game, meld: TableMeld, cards: list[rules.Card]) -> tuple[str, str]:
+    """Lay cards off on a table meld, or refuse with the rules' reasons. Returns (before, after)."""
+    verdict = rules.check_lay_off(cards, meld.card_list, game.house_rules)
+    if not verdict.ok:
+        raise ActionRefused(" ".join(verdict.reasons))
+    before = meld.cards
+    meld.cards = rules.format_cards(verdict.melds[0].cards)
+    meld.save(update_fields=["cards"])
+    return before, meld.cards
+
+
+@table_write
+def meld_lay_off(*, game: Game, seat: Seat, meld: TableMeld, cards: list[rules.Card], user):
+    """A player who has gone down adds cards to a meld on the table."""
+    round_ = _current_round(game)
+    if meld.round_id != round_.pk:
+        raise ActionRefused("That meld is not on the table in this round.")
+    if not _hand(round_, seat).went_down:
+        raise ActionRefused(f"{seat.player} has not gone down yet, so cannot lay off.")
+    before, after = _meld_extend(game, meld, cards)
+    return _event(
+        game,
+        round_,
+        Event.Kind.LAID_OFF,
+        user,
+        f"{seat.player} laid off {rules.format_cards(cards)} on {meld.owner.player}'s {before}",
+        seat=seat,
+        before={"meld": meld.pk, "cards": before},
+        after={"meld": meld.pk, "cards": after},
+    )
+
+
+@table_write
+def shanghai_claim_onto(
+    *, game: Game, seat: Seat, discarder: Seat, meld: TableMeld, card: rules.Card, user
+) -> Event:
+    """A Shanghai claim that lays the discard off on a table meld, recorded on that meld."""
+    round_ = _current_round(game)
+    if meld.round_id != round_.pk:
+        raise ActionRefused("That meld is not on the table in this round.")
+    if discarder == seat:
+        raise ActionRefused("A player cannot claim their own discard.")
+    before, after = _meld_extend(game, meld, [card])
+    return _event(
+        game,
+        round_,
+        Event.Kind.SHANGHAI_CLAIM,
+        user,
+        f"{seat.player} claimed {discarder.player}'s {card} onto {before}: Shanghai!",
+        seat=seat,
+        other_seat=discarder,
+        before={"meld": meld.pk, "cards": before},
+        after={"meld": meld.pk, "cards": after},
+    )
+
+
+@transaction.atomic
+def check_record(*, game: Game, question: str, cards: str, target, answer, user) -> Check:
+    """Keep a question asked at the table, and the checker's answer, in the round's history."""
+    round_ = _current_round(game)
+    return Check.objects.create(
+        game=game,
+        round=round_,
+        question=question,
+        cards=cards,
+        target=target,
+        ok=answer.ok,
+        answer=answer.text,
         created_by=user,
     )

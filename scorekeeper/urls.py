@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from .views import accounts, clubs, games, health, profiles
+from .views import accounts, checker, clubs, games, health, profiles
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -26,4 +26,10 @@ urlpatterns = [
     path("tables/<int:pk>/undo/", games.undo, name="undo"),
     path("tables/<int:pk>/rounds/<int:number>/edit/", games.round_edit, name="round_edit"),
     path("tables/<int:pk>/history/", games.history, name="history"),
+    path("tables/<int:pk>/check/", checker.table_check, name="table_check"),
+    path("tables/<int:pk>/melds/", checker.melds_record, name="melds_record"),
+    path("tables/<int:pk>/lay-off/", checker.lay_off, name="lay_off"),
+    path("check/", checker.checker, name="checker"),
+    path("check/preview/", checker.cards_preview, name="cards_preview"),
+    path("profiles/<int:pk>/summary/", checker.rules_summary, name="rules_summary"),
 ]

@@ -56,3 +56,21 @@
   document.addEventListener("DOMContentLoaded", refreshAll);
   document.addEventListener("htmx:afterSettle", refreshAll);
 })();
+
+// The card picker: tapping a card types it into the cards box, as if the player had typed it.
+(function () {
+  "use strict";
+
+  document.addEventListener("click", (event) => {
+    const pick = event.target.closest(".picker .pick");
+    if (!pick) return;
+    const picker = pick.closest(".picker");
+    const box = document.getElementById(picker.dataset.target);
+    const tokens = box.value.split(/\s+/).filter(Boolean);
+    if (pick.hasAttribute("data-erase")) tokens.pop();
+    else if (pick.hasAttribute("data-clear")) tokens.length = 0;
+    else tokens.push(pick.dataset.card);
+    box.value = tokens.join(" ");
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+})();

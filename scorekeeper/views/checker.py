@@ -1,0 +1,247 @@
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import rules
+from scorekeeper import selectors, services
+from scorekeeper.forms import CheckForm, GoingDownForm, LayOffForm, melds_clean
+from scorekeeper.models import Check, Club, RulesProfile
+from scorekeeper.views.games import game_or_404
+from scorekeeper.views.profiles import profile_or_404
+
+
+def _cards_for(question: str, melds: list[list[rules.Card]]):
+    """Grouped melds are checked as grouped for going down; everything else is one set of cards."""
+    if question == Check.Question.GOING_DOWN and len(melds) > 1:
+        return melds
+    return [card for meld in melds for card in meld]
+
+
+def _render(request, context, *, status=200):
+    template = "checker.html#answer" if request.htmx else "checker.html"
+    context.setdefault("ranks", selectors.RANKS[:-1])
+    context.setdefault("suits", [("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")])
+    return render(request, template, context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def checker(request: HttpRequest) -> HttpResponse:
+    """The standalone checker: any of the user's clubs' rule profiles, no table needed."""
+    profiles = RulesProfile.objects.filter(club__in=Club.objects.for_user(request.user))
+    form = CheckForm(request.POST or None, profiles=profiles, contracts=7)
+    answer = None
+    house_rules = rules.HouseRules()
+    if request.method == "POST" and form.is_valid():
+        profile = form.cleaned_data.get("profile")
+        house_rules = profile.house_rules if profile else house_rules
+        contract = form.cleaned_data["contract"]
+        if contract > len(house_rules.contracts):
+            form.add_error("contract", f"These rules have {len(house_rules.contracts)} contracts.")
+        else:
+            question = form.cleaned_data["question"]
+            answer = selectors.meld_question_answer(
+                question=question,
+                cards=_cards_for(question, form.cleaned_data["cards"]),
+                house_rules=house_rules,
+                contract=contract,
+                table_melds=form.cleaned_data["table"],
+                target=0 if question == Check.Question.LAY_OFF else None,
+            )
+    context = {"form": form, "answer": answer, "standalone": True}
+    if answer is not None:
+        context["melds_typed"] = form.cleaned_data["cards"]
+        context["target_cards"] = [form.cleaned_data["table"][index] for index in answer.targets]
+    return _render(request, context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def table_check(request: HttpRequest, pk: int) -> HttpResponse:
+    """The checker at a table: the round's contract, the table's rules and melds; every question
+    asked here is kept in the round's history."""
+    game = game_or_404(request, pk)
+    board = selectors.game_board(game)
+    if board.current is None:
+        raise Http404("This game is over")
+    melds = selectors.table_melds(board.current)
+    form = CheckForm(request.POST or None, table_melds=melds)
+    answer = None
+    if request.method == "POST" and form.is_valid():
+        question = form.cleaned_data["question"]
+        target = form.cleaned_data["target"]
+        answer = selectors.meld_question_answer(
+            question=question,
+            cards=_cards_for(question, form.cleaned_data["cards"]),
+            house_rules=board.house_rules,
+            contract=board.current.number,
+            table_melds=[meld.card_list for meld in melds],
+            target=target,
+        )
+        services.check_record(
+            game=game,
+            question=question,
+            cards=rules.format_cards(
+                [card for meld in form.cleaned_data["cards"] for card in meld]
+            ),
+            target=melds[target] if target is not None else None,
+            answer=answer,
+            user=request.user,
+        )
+    context = {
+        "form": form,
+        "answer": answer,
+        "game": game,
+        "board": board,
+        "melds": melds,
+        "checks": board.current.checks.all()[:10],
+    }
+    if answer is not None:
+        typed = form.cleaned_data["cards"]
+        context["melds_typed"] = typed
+        context["cards_text"] = " | ".join(rules.format_cards(meld) for meld in typed)
+        context["target_melds"] = [melds[index] for index in answer.targets]
+        context["record"] = _record_offer(question, answer, typed, target, melds)
+    return _render(request, context)
+
+
+def _record_offer(question, answer, typed, target, melds):
+    """After a legal answer at a table, what can be recorded on the round in one tap."""
+    if question == Check.Question.GOING_DOWN:
+        return {
+            "url": "melds_record",
+            "melds": " | ".join(rules.format_cards(meld.cards) for meld in answer.melds),
+            "who": "Record as going down for",
+            "label": "Record the going-down",
+        }
+    if question == Check.Question.LAY_OFF:
+        return {
+            "url": "lay_off",
+            "melds": " ".join(rules.format_cards(meld) for meld in typed),
+            "meld": melds[target].pk,
+            "who": "Laid off by",
+            "label": "Record the lay-off",
+        }
+    return None
+
+
+def _refused(request, game, refusal: services.ActionRefused):
+    """The checker page again, fresh, with the reason a recording was refused."""
+    game.refresh_from_db()
+    board = selectors.game_board(game)
+    melds = selectors.table_melds(board.current) if board.current else []
+    context = {
+        "form": CheckForm(table_melds=melds),
+        "game": game,
+        "board": board,
+        "melds": melds,
+        "message": str(refusal),
+        "checks": board.current.checks.all()[:10] if board.current else [],
+    }
+    status = 409 if isinstance(refusal, services.StaleState) else 200
+    return _render(request, context, status=status)
+
+
+def _form_refusal(form) -> services.ActionRefused:
+    if "version" in form.errors:
+        return services.StaleState()
+    return services.ActionRefused(" ".join(e for errors in form.errors.values() for e in errors))
+
+
+def _record(request, game, write):
+    try:
+        write()
+    except services.ActionRefused as refusal:
+        return _refused(request, game, refusal)
+    return redirect("table_check", pk=game.pk)
+
+
+@require_POST
+@login_required
+def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """Lay the checked melds on the table as the seat's going down."""
+    game = game_or_404(request, pk)
+    form = GoingDownForm(request.POST, game=game)
+    if not form.is_valid():
+        return _refused(request, game, _form_refusal(form))
+    data = form.cleaned_data
+    return _record(
+        request,
+        game,
+        lambda: services.melds_record(
+            game=game,
+            version=data["version"],
+            seat=data["seat"],
+            melds=data["melds"],
+            user=request.user,
+        ),
+    )
+
+
+@require_POST
+@login_required
+def lay_off(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cards laid off on a table meld; with a discarder, a Shanghai claim onto that meld."""
+    game = game_or_404(request, pk)
+    board = selectors.game_board(game)
+    if board.current is None:
+        raise Http404("This game is over")
+    form = LayOffForm(request.POST, game=game, round_=board.current)
+    if not form.is_valid():
+        return _refused(request, game, _form_refusal(form))
+    data = form.cleaned_data
+    cards = data["melds"]
+    if data["discarder"] is None:
+        service, extra = services.meld_lay_off, {"cards": cards}
+    elif len(cards) != 1:
+        return _refused(request, game, services.ActionRefused("A Shanghai claim is one card."))
+    else:
+        service, extra = (
+            services.shanghai_claim_onto,
+            {"discarder": data["discarder"], "card": cards[0]},
+        )
+    return _record(
+        request,
+        game,
+        lambda: service(
+            game=game,
+            version=data["version"],
+            seat=data["seat"],
+            meld=data["meld"],
+            user=request.user,
+            **extra,
+        ),
+    )
+
+
+@require_GET
+@login_required
+def cards_preview(request: HttpRequest) -> HttpResponse:
+    """Live feedback while typing: the cards as faces, or the token that cannot be read."""
+    text = request.GET.get("cards", "")
+    context = {"melds_preview": [], "error": ""}
+    if text.strip():
+        try:
+            context["melds_preview"] = melds_clean(text)
+        except Exception as error:  # noqa: BLE001 - a ValidationError with the rules' message
+            context["error"] = " ".join(getattr(error, "messages", [str(error)]))
+    return render(request, "checker.html#preview", context)
+
+
+@require_GET
+@login_required
+def rules_summary(request: HttpRequest, pk: int) -> HttpResponse:
+    profile = profile_or_404(request, pk)
+    house_rules = profile.house_rules
+    return render(
+        request,
+        "rules_summary.html",
+        {
+            "profile": profile,
+            "lines": rules.rules_summary(house_rules),
+            "contracts": list(enumerate(house_rules.contracts, start=1)),
+            "house_rules": house_rules,
+            "points": selectors.points_by_rank(house_rules),
+        },
+    )
