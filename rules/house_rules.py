@@ -1,0 +1,508 @@
+"""House rules: every setting of RULES.md, validated as a whole."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .cards import JOKER, RANKS, _number_word
+
+
+class RulesError(ValueError):
+    """A house-rules setting, or a combination of them, that cannot be played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What a player must lay down to go down in one round."""
+
+    books: int
+    runs: int
+    no_discard: bool = False
+
+    @property
+    def name(self) -> str:
+        """Plain name, e.g. "One book, two runs" or "Three runs, no discard"."""
+        parts = []
+        for count, word in ((self.books, "book"), (self.runs, "run")):
+            if count:
+                parts.append(f"{_number_word(count)} {word}{'s' if count != 1 else ''}")
+        if self.no_discard:
+            parts.append("no discard")
+        text = ", ".join(parts) or "no melds"
+        return text[0].upper() + text[1:]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+CONTRACTS = (
+    Contract(2, 0),
+    Contract(1, 1),
+    Contract(0, 2),
+    Contract(3, 0),
+    Contract(2, 1),
+    Contract(1, 2),
+    Contract(0, 3, no_discard=True),
+)
+
+DEFAULT_POINTS = (
+    ("2", 5),
+    ("3", 5),
+    ("4", 5),
+    ("5", 5),
+    ("6", 5),
+    ("7", 5),
+    ("8", 10),
+    ("9", 10),
+    ("10", 10),
+    ("J", 10),
+    ("Q", 10),
+    ("K", 10),
+    ("A", 20),
+    (JOKER, 50),
+)
+POINT_RANKS = (*RANKS, JOKER)
+
+STOCK_EXHAUSTED_CHOICES = ("reshuffle", "end_round")
+ACE_CHOICES = ("high", "low", "high_or_low")
+JOKER_SWAP_CHOICES = ("off", "shift_to_end", "swap_from_hand")
+TIE_BREAK_CHOICES = ("shared", "most_rounds_won", "fewest_may_i")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One house-rules setting, described for building a form."""
+
+    name: str
+    label: str
+    kind: str  # "int", "bool", "choice", "int_list", "contracts" or "points"
+    help: str
+    choices: tuple[tuple[str, str], ...] = ()
+    minimum: int | None = None
+
+
+SETTINGS = (
+    Setting("min_players", "Fewest players", "int", "The smallest table that can play.", (), 2),
+    Setting("max_players", "Most players", "int", "More players need more decks.", (), 2),
+    Setting("decks", "Decks", "int", "Standard 52-card decks shuffled together.", (), 1),
+    Setting("jokers", "Jokers", "int", "Jokers added to the decks.", (), 0),
+    Setting(
+        "cards_dealt",
+        "Cards dealt",
+        "int_list",
+        "Cards dealt to each player, one number per contract.",
+        (),
+        1,
+    ),
+    Setting(
+        "stock_exhausted",
+        "When the stock runs out",
+        "choice",
+        "What happens when nobody can draw from the stock.",
+        (
+            ("reshuffle", "Shuffle the discards but the top card into a new stock"),
+            ("end_round", "The round ends and everyone scores their hand"),
+        ),
+    ),
+    Setting(
+        "contracts",
+        "Contracts",
+        "contracts",
+        "The rounds in order: books, runs and whether the whole hand goes down.",
+    ),
+    Setting("min_book", "Shortest book", "int", "Fewest cards in a book.", (), 2),
+    Setting(
+        "book_suits_distinct",
+        "Books need different suits",
+        "bool",
+        "When on, a book may not hold two cards of the same suit.",
+    ),
+    Setting("min_run", "Shortest run", "int", "Fewest cards in a run.", (), 3),
+    Setting(
+        "ace",
+        "Aces in runs",
+        "choice",
+        "Where an ace may sit in a run. Runs never wrap around.",
+        (
+            ("high", "High only (J Q K A)"),
+            ("low", "Low only (A 2 3 4)"),
+            ("high_or_low", "High or low, not both"),
+        ),
+    ),
+    Setting("jokers_per_meld", "Jokers per meld", "int", "Most jokers in one meld.", (), 0),
+    Setting(
+        "extra_melds_allowed",
+        "Extra melds when going down",
+        "bool",
+        "When on, a player may lay more melds than the contract asks.",
+    ),
+    Setting(
+        "same_rank_books_banned",
+        "No two books of one rank",
+        "bool",
+        "When on, an initial meld may not hold two books of the same rank.",
+    ),
+    Setting(
+        "same_suit_runs_must_be_separated",
+        "Runs of one suit need a gap",
+        "bool",
+        "When on, two runs of one suit in an initial meld may not be identical, overlap or touch.",
+    ),
+    Setting(
+        "joker_swap",
+        "Joker exchange",
+        "choice",
+        "Whether a melded joker can be replaced by the card it stands for.",
+        (
+            ("off", "Not allowed"),
+            ("shift_to_end", "The card takes the joker's place; the joker moves to an end"),
+            ("swap_from_hand", "The card takes the joker's place; the joker goes to the hand"),
+        ),
+    ),
+    Setting(
+        "must_discard_to_go_out",
+        "Final discard needed",
+        "bool",
+        "When on, a player can only go out by discarding their last card.",
+    ),
+    Setting("may_i_limit", "May I? per round", "int", "Out-of-turn takes per round.", (), 0),
+    Setting(
+        "may_i_penalty_cards",
+        "May I? penalty cards",
+        "int",
+        "Extra cards from the stock taken with each May I?.",
+        (),
+        0,
+    ),
+    Setting(
+        "may_i_after_down",
+        "May I? after going down",
+        "bool",
+        "When on, a player who has gone down may still call May I?.",
+    ),
+    Setting("points", "Penalty points", "points", "Points for each card left in hand."),
+    Setting(
+        "tie_break",
+        "Equal totals",
+        "choice",
+        "How players with the same total are placed.",
+        (
+            ("shared", "They share the place"),
+            ("most_rounds_won", "Most rounds won goes first"),
+            ("fewest_may_i", "Fewest May I?s goes first"),
+        ),
+    ),
+    Setting(
+        "shanghai_bonus",
+        "Shanghai bonus",
+        "int",
+        "Points taken off a player's score for each Shanghai claim.",
+        (),
+        0,
+    ),
+    Setting(
+        "rummy_bonus",
+        "Bonus for going out in one turn",
+        "bool",
+        "When on, going out in one turn doubles the others' penalty points.",
+    ),
+)
+
+
+def _default_points() -> tuple[tuple[str, int], ...]:
+    return DEFAULT_POINTS
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """Every setting of RULES.md; HouseRules() is the seed game. Immutable and hashable."""
+
+    min_players: int = 3
+    max_players: int = 5
+    decks: int = 2
+    jokers: int = 4
+    cards_dealt: tuple[int, ...] = (11,) * 7
+    stock_exhausted: str = "reshuffle"
+    contracts: tuple[Contract, ...] = CONTRACTS
+    min_book: int = 3
+    book_suits_distinct: bool = False
+    min_run: int = 4
+    ace: str = "high"
+    jokers_per_meld: int = 1
+    extra_melds_allowed: bool = False
+    same_rank_books_banned: bool = True
+    same_suit_runs_must_be_separated: bool = False
+    joker_swap: str = "off"
+    must_discard_to_go_out: bool = False
+    may_i_limit: int = 2
+    may_i_penalty_cards: int = 2
+    may_i_after_down: bool = True
+    points: tuple[tuple[str, int], ...] = field(default_factory=_default_points)
+    tie_break: str = "shared"
+    shanghai_bonus: int = 0
+    rummy_bonus: bool = False
+
+    def __post_init__(self) -> None:
+        set_field = object.__setattr__
+        # Friendly inputs become the canonical hashable forms.
+        if isinstance(self.cards_dealt, int) and not isinstance(self.cards_dealt, bool):
+            set_field(self, "cards_dealt", (self.cards_dealt,) * len(tuple(self.contracts)))
+        if isinstance(self.cards_dealt, list | tuple):
+            set_field(self, "cards_dealt", tuple(self.cards_dealt))
+        if not isinstance(self.cards_dealt, tuple):
+            raise RulesError("Cards dealt must be a list of whole numbers, one per contract.")
+        if not isinstance(self.contracts, list | tuple):
+            raise RulesError("Contracts must be a list of contracts.")
+        set_field(self, "contracts", tuple(_contract(item) for item in self.contracts))
+        set_field(self, "points", _points(self.points))
+        _validate(self)
+
+    def point_value(self, rank: str) -> int:
+        """Penalty points of one card of this rank ("JK" for a joker)."""
+        return dict(self.points)[rank]
+
+    def contract(self, number: int) -> Contract:
+        """The contract of round `number`, counting from 1."""
+        if not isinstance(number, int) or not 1 <= number <= len(self.contracts):
+            raise RulesError(
+                f"There is no contract {number}: these rules have contracts 1 to "
+                f"{len(self.contracts)}."
+            )
+        return self.contracts[number - 1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain JSON-able dict of every setting."""
+        result: dict[str, Any] = {}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if item.name == "contracts":
+                value = [
+                    {"books": c.books, "runs": c.runs, "no_discard": c.no_discard} for c in value
+                ]
+            elif item.name == "points":
+                value = dict(value)
+            elif item.name == "cards_dealt":
+                value = list(value)
+            result[item.name] = value
+        return result
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> HouseRules:
+        """Build rules from a dict like to_dict's; missing keys take defaults, unknown are refused."""
+        if not isinstance(values, Mapping):
+            raise RulesError("House rules must be given as a mapping of setting names to values.")
+        known = {item.name for item in fields(cls)}
+        unknown = sorted(str(key) for key in values if key not in known)
+        if unknown:
+            raise RulesError(f"Unknown house-rules setting: {', '.join(unknown)}.")
+        values = dict(values)
+        if "contracts" in values and "cards_dealt" not in values:
+            contracts = values["contracts"]
+            if isinstance(contracts, list | tuple):
+                values["cards_dealt"] = (11,) * len(contracts)
+        return cls(**values)
+
+
+def _contract(item: Any) -> Contract:
+    if isinstance(item, Contract):
+        return item
+    if isinstance(item, Mapping):
+        unknown = set(item) - {"books", "runs", "no_discard"}
+        if unknown:
+            raise RulesError(f"Unknown contract field: {', '.join(sorted(map(str, unknown)))}.")
+        return Contract(item.get("books", 0), item.get("runs", 0), item.get("no_discard", False))
+    if isinstance(item, list | tuple) and len(item) in (2, 3):
+        return Contract(*item)
+    raise RulesError(f"{item!r} is not a contract: give books, runs and no_discard.")
+
+
+def _points(value: Any) -> tuple[tuple[str, int], ...]:
+    if isinstance(value, Mapping):
+        pairs = dict(value)
+    elif isinstance(value, list | tuple):
+        try:
+            pairs = dict(value)
+        except (TypeError, ValueError):
+            raise RulesError("Points must map each rank to a number of points.") from None
+    else:
+        raise RulesError("Points must map each rank to a number of points.")
+    unknown = sorted(str(rank) for rank in pairs if rank not in POINT_RANKS)
+    if unknown:
+        raise RulesError(
+            f"Points name unknown ranks ({', '.join(unknown)}): ranks are 2-10, J, Q, K, A and JK."
+        )
+    defaults = dict(DEFAULT_POINTS)
+    return tuple((rank, pairs.get(rank, defaults[rank])) for rank in POINT_RANKS)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _validate(rules: HouseRules) -> None:
+    for setting in SETTINGS:
+        value = getattr(rules, setting.name)
+        if setting.kind == "int":
+            if not _is_int(value):
+                raise RulesError(f"{setting.label} must be a whole number, not {value!r}.")
+            if setting.minimum is not None and value < setting.minimum:
+                raise RulesError(f"{setting.label} must be at least {setting.minimum}.")
+        elif setting.kind == "bool":
+            if not isinstance(value, bool):
+                raise RulesError(f"{setting.label} must be on or off, not {value!r}.")
+        elif setting.kind == "choice":
+            names = [choice for choice, _ in setting.choices]
+            if value not in names:
+                raise RulesError(
+                    f"{setting.label} must be one of {', '.join(names)}, not {value!r}."
+                )
+    if rules.min_players > rules.max_players:
+        raise RulesError("The fewest players cannot be more than the most players.")
+    if rules.book_suits_distinct and rules.min_book > 4:
+        raise RulesError("A book of different suits cannot be longer than four cards.")
+    if rules.min_book > 4 * rules.decks:
+        raise RulesError(
+            f"A book of {rules.min_book} cards is impossible with {rules.decks} deck(s)."
+        )
+    if rules.min_run > 13:
+        raise RulesError("A run cannot be longer than 13 cards.")
+    if not rules.contracts:
+        raise RulesError("The contract list cannot be empty.")
+    for number, contract in enumerate(rules.contracts, start=1):
+        if not (_is_int(contract.books) and _is_int(contract.runs)):
+            raise RulesError(f"Contract {number} needs whole numbers of books and runs.")
+        if not isinstance(contract.no_discard, bool):
+            raise RulesError(f"Contract {number}: no discard must be on or off.")
+        if contract.books < 0 or contract.runs < 0 or contract.books + contract.runs == 0:
+            raise RulesError(f"Contract {number} must ask for at least one book or run.")
+    if len(rules.cards_dealt) != len(rules.contracts):
+        raise RulesError(
+            f"Cards dealt needs one number per contract: {len(rules.contracts)} contracts "
+            f"but {len(rules.cards_dealt)} numbers."
+        )
+    for number, dealt in enumerate(rules.cards_dealt, start=1):
+        if not _is_int(dealt) or dealt < 1:
+            raise RulesError(f"Cards dealt for contract {number} must be a whole number above 0.")
+    for number, (contract, dealt) in enumerate(
+        zip(rules.contracts, rules.cards_dealt, strict=True), start=1
+    ):
+        needed = contract.books * rules.min_book + contract.runs * rules.min_run
+        # A player holds one card more than dealt after drawing; keeping one to discard costs one.
+        held = dealt + 1 - (rules.must_discard_to_go_out and not contract.no_discard)
+        if needed > held:
+            raise RulesError(
+                f"Contract {number} ({contract.name}) needs at least {needed} cards, "
+                f"but a player holds only {held} when going down."
+            )
+    for rank, value in rules.points:
+        if not _is_int(value) or value < 0:
+            raise RulesError(f"Points for {rank} must be a whole number, zero or more.")
+    total = 52 * rules.decks + rules.jokers
+    dealt = rules.max_players * max(rules.cards_dealt)
+    if total < dealt + 2:
+        raise RulesError(
+            f"{total} cards are too few to deal {max(rules.cards_dealt)} to "
+            f"{rules.max_players} players and keep a stock: add a deck or deal fewer cards."
+        )
+
+
+_ACE_WORDS = {
+    "high": "aces are high only (J Q K A, not A 2 3 4)",
+    "low": "aces are low only (A 2 3 4, not J Q K A)",
+    "high_or_low": "an ace is high or low but never both, and runs never wrap (no K A 2)",
+}
+
+
+def rules_summary(rules: HouseRules) -> list[str]:
+    """Plain-English sentences describing the rules, for a printable summary page."""
+    word = _number_word
+    sentences = [
+        f"{word(rules.min_players).capitalize()} to {word(rules.max_players)} players, "
+        f"{word(rules.decks)} deck{'s' if rules.decks != 1 else ''} and "
+        f"{word(rules.jokers)} joker{'s' if rules.jokers != 1 else ''} "
+        f"({52 * rules.decks + rules.jokers} cards).",
+    ]
+    dealt = set(rules.cards_dealt)
+    if len(dealt) == 1:
+        sentences.append(f"Each player is dealt {rules.cards_dealt[0]} cards in every round.")
+    else:
+        sentences.append(
+            "Cards dealt per round: " + ", ".join(str(n) for n in rules.cards_dealt) + "."
+        )
+    sentences.append(
+        "When the stock runs out, the discards but the top card are shuffled into a new stock."
+        if rules.stock_exhausted == "reshuffle"
+        else "When the stock runs out, the round ends and everyone scores their hand."
+    )
+    contracts = "; ".join(
+        f"{number}. {contract.name}" for number, contract in enumerate(rules.contracts, start=1)
+    )
+    sentences.append(f"The contracts are: {contracts}.")
+    distinct = ", all of different suits" if rules.book_suits_distinct else ", any suits"
+    sentences.append(f"Books are {word(rules.min_book)} or more cards of one rank{distinct}.")
+    sentences.append(
+        f"Runs are {word(rules.min_run)} or more cards of one suit in sequence; "
+        f"{_ACE_WORDS[rules.ace]}."
+    )
+    if rules.jokers_per_meld == 0:
+        sentences.append("Jokers may not be melded.")
+    else:
+        sentences.append(
+            f"A meld may hold at most {word(rules.jokers_per_meld)} "
+            f"joker{'s' if rules.jokers_per_meld != 1 else ''}, and never more jokers than "
+            "natural cards."
+        )
+    sentences.append(
+        "Going down, a player may lay extra melds beyond the contract."
+        if rules.extra_melds_allowed
+        else "Going down, a player lays exactly the contract: no extra melds."
+    )
+    if rules.same_rank_books_banned:
+        sentences.append("An initial meld may not hold two books of the same rank.")
+    if rules.same_suit_runs_must_be_separated:
+        sentences.append(
+            "Two runs of one suit in an initial meld need a gap between them: "
+            "no identical, overlapping or touching runs."
+        )
+    else:
+        sentences.append(
+            "Two runs of one suit in an initial meld may not be consecutive, but may be "
+            "identical or overlap."
+        )
+    sentences.append(
+        {
+            "off": "A melded joker cannot be exchanged for the card it stands for.",
+            "shift_to_end": "Laying the card a joker stands for in a run moves the joker to an "
+            "end of the run.",
+            "swap_from_hand": "A player who has gone down may lay the card a joker stands for "
+            "and take the joker into their hand.",
+        }[rules.joker_swap]
+    )
+    sentences.append(
+        "A player goes out only by discarding their last card."
+        if rules.must_discard_to_go_out
+        else "A player goes out when their last card leaves their hand; no final discard is needed."
+    )
+    after = "" if rules.may_i_after_down else ", and not after going down"
+    sentences.append(
+        f"May I? may be called {word(rules.may_i_limit)} time"
+        f"{'s' if rules.may_i_limit != 1 else ''} per round, taking "
+        f"{word(rules.may_i_penalty_cards)} penalty card"
+        f"{'s' if rules.may_i_penalty_cards != 1 else ''}{after}."
+    )
+    points = ", ".join(f"{rank} {value}" for rank, value in rules.points)
+    sentences.append(f"Penalty points: {points}.")
+    sentences.append(
+        {
+            "shared": "The lowest total wins; equal totals share the place.",
+            "most_rounds_won": "The lowest total wins; on equal totals, most rounds won goes first.",
+            "fewest_may_i": "The lowest total wins; on equal totals, fewest May I?s goes first.",
+        }[rules.tie_break]
+    )
+    if rules.shanghai_bonus:
+        sentences.append(f"A Shanghai claim takes {rules.shanghai_bonus} points off the claimant.")
+    if rules.rummy_bonus:
+        sentences.append("Going out in one turn doubles the others' penalty points.")
+    return sentences

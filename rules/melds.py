@@ -1,0 +1,491 @@
+"""Single melds: what a set of cards can be, lay-offs on table melds, and Shanghai cards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import (
+    JOKER,
+    RANK_PLURAL,
+    RANK_VALUE,
+    SUIT_NAME,
+    SUITS,
+    VALUE_RANK,
+    Card,
+    CardError,
+    card_problems,
+    card_sort_key,
+    format_cards,
+)
+from .house_rules import HouseRules
+
+DEFAULT_RULES = HouseRules()
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A legal meld: a book or a run, its cards in display order.
+
+    Runs are in rank order with each joker in its place; every joker carries `declared=`,
+    the card it stands for (in a book, the rank alone unless book suits must differ).
+    """
+
+    kind: str
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    @property
+    def jokers(self) -> int:
+        """How many jokers the meld holds."""
+        return sum(1 for card in self.cards if card.is_joker)
+
+    @property
+    def rank(self) -> str:
+        """The rank of a book (for a run, the rank of its lowest card)."""
+        card = self.cards[0]
+        return card.declared.rank if card.is_joker else card.rank
+
+    @property
+    def suit(self) -> str | None:
+        """The suit of a run; None for a book."""
+        if self.kind != "run":
+            return None
+        card = self.cards[0]
+        return card.declared.suit if card.is_joker else card.suit
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """A run's lowest and highest positions, 1 (low ace) to 14 (high ace)."""
+        first = self.cards[0]
+        rank = first.declared.rank if first.is_joker else first.rank
+        low = 1 if rank == "A" and len(self.cards) > 1 else RANK_VALUE[rank]
+        return low, low + len(self.cards) - 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able form."""
+        return {"kind": self.kind, "cards": [str(card) for card in self.cards]}
+
+
+@dataclass
+class Verdict:
+    """The answer to a rules question: ok, the reasons when not, and the melds found."""
+
+    ok: bool
+    reasons: list[str] = field(default_factory=list)
+    melds: list[Meld] = field(default_factory=list)
+    leftover: list[Card] = field(default_factory=list)
+    points_shed: int = 0
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able form."""
+        return {
+            "ok": self.ok,
+            "reasons": list(self.reasons),
+            "melds": [meld.to_dict() for meld in self.melds],
+            "leftover": [str(card) for card in self.leftover],
+            "points_shed": self.points_shed,
+        }
+
+
+def refuse(*reasons: str) -> Verdict:
+    """A refusing verdict with the given reasons."""
+    return Verdict(False, list(reasons))
+
+
+def ace_frames(rules: HouseRules) -> tuple[tuple[int, int, bool], ...]:
+    """Run position ranges (low, high, must start at the low ace) allowed by the ace setting."""
+    if rules.ace == "high":
+        return ((2, 14, False),)
+    if rules.ace == "low":
+        return ((1, 13, False),)
+    return ((2, 14, False), (1, 13, True))
+
+
+def slot_rank(position: int) -> str:
+    """The rank at a run position (1 and 14 are both the ace)."""
+    return VALUE_RANK[position]
+
+
+def describe(cards: Iterable[Card]) -> str:
+    """Cards named for a reason, in canonical notation."""
+    return format_cards(cards)
+
+
+def input_problems(cards: Sequence[Card], rules: HouseRules) -> list[str]:
+    """Reasons why these cards cannot be checked at all: not cards, rank only, too many."""
+    problems = []
+    for card in cards:
+        if not isinstance(card, Card):
+            return [f"{card!r} is not a card."]
+    for card in cards:
+        if not card.is_joker and card.suit is None:
+            problems.append(f"{card} has no suit: melds need whole cards, like {card}H.")
+            break
+        if card.is_joker and card.declared is not None and card.declared.suit is None:
+            continue
+    problems.extend(card_problems(cards, rules.decks, rules.jokers))
+    return problems
+
+
+def _joker(rank: str, suit: str | None) -> Card:
+    return Card(JOKER, None, Card(rank, suit))
+
+
+def book_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
+    """The book these cards make, as a one-item list, or an empty list."""
+    naturals = [card for card in cards if not card.is_joker]
+    jokers = [card for card in cards if card.is_joker]
+    if not naturals or len(cards) < rules.min_book:
+        return []
+    rank = naturals[0].rank
+    if any(card.rank != rank for card in naturals):
+        return []
+    if any(joker.declared is not None and joker.declared.rank != rank for joker in jokers):
+        return []
+    if rules.book_suits_distinct:
+        suits = [card.suit for card in naturals]
+        suits += [joker.declared.suit for joker in jokers if joker.declared and joker.declared.suit]
+        if len(set(suits)) != len(suits) or len(cards) > 4:
+            return []
+        free_suits = [suit for suit in SUITS if suit not in suits]
+    placed = []
+    for joker in jokers:
+        if joker.declared is not None:
+            placed.append(joker)
+        elif rules.book_suits_distinct:
+            placed.append(_joker(rank, free_suits.pop(0)))
+        else:
+            placed.append(_joker(rank, None))
+    ordered = sorted(naturals, key=card_sort_key) + placed
+    return [Meld("book", tuple(ordered))]
+
+
+def run_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
+    """Every way these cards make a run (joker placements and ace readings), best first.
+
+    An undeclared joker not needed inside the run goes to the high end first.
+    """
+    if len(cards) < rules.min_run or len(cards) > 13:
+        return []
+    fixed: list[tuple[str, Card]] = []
+    free = 0
+    suit = None
+    for card in cards:
+        if card.is_joker and card.declared is None:
+            free += 1
+            continue
+        target = card.declared if card.is_joker else card
+        if target.suit is None or (suit is not None and target.suit != suit):
+            return []
+        suit = target.suit
+        fixed.append((target.rank, card))
+    if suit is None:
+        return []
+    size = len(cards)
+    options = []
+    for low, high, from_low in ace_frames(rules):
+        ace = low if low == 1 else 14
+        placed = {}
+        for rank, card in fixed:
+            position = ace if rank == "A" else RANK_VALUE[rank]
+            if position in placed:
+                break
+            placed[position] = card
+        else:
+            smallest, largest = min(placed), max(placed)
+            first = max(low, largest - size + 1)
+            last = min(smallest, high - size + 1)
+            if from_low:
+                first = last = low if first <= low <= last else 0
+            for start in range(last, first - 1, -1) if first else ():
+                row = [
+                    placed.get(position) or _joker(slot_rank(position), suit)
+                    for position in range(start, start + size)
+                ]
+                options.append(Meld("run", tuple(row)))
+    return options
+
+
+def meld_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
+    """Every legal reading of these cards as one meld; empty when none is legal."""
+    jokers = sum(1 for card in cards if card.is_joker)
+    if jokers > rules.jokers_per_meld or jokers * 2 > len(cards):
+        return []
+    if any(not card.is_joker and card.suit is None for card in cards):
+        return []
+    return book_options(cards, rules) + run_options(cards, rules)
+
+
+def _plural(rank: str) -> str:
+    return RANK_PLURAL[rank]
+
+
+def _run_gap_reason(cards: Sequence[Card], rules: HouseRules) -> str | None:
+    """Explain why one-suit cards with distinct ranks are not a run, or None."""
+    naturals = [card for card in cards if not card.is_joker]
+    suit = naturals[0].suit
+    jokers = len(cards) - len(naturals)
+    ranks = {card.rank for card in naturals}
+    name = describe(cards)
+    if "A" in ranks and rules.ace != "high_or_low":
+        other = HouseRules(ace="high_or_low", min_run=rules.min_run, min_book=rules.min_book)
+        if run_options(cards, other) and not run_options(cards, rules):
+            side = "high" if rules.ace == "high" else "low"
+            return f"{name} is not a run: aces are {side} only."
+    if "A" in ranks and "K" in ranks and "2" in ranks:
+        return f"{name} is not a run: runs do not wrap around from the ace."
+    best_missing = None
+    for low, high, _ in ace_frames(rules):
+        ace = low if low == 1 else 14
+        positions = sorted(ace if card.rank == "A" else card.value for card in naturals)
+        missing = [
+            position
+            for position in range(positions[0], positions[-1] + 1)
+            if position not in positions
+        ]
+        if best_missing is None or len(missing) < len(best_missing):
+            best_missing = missing
+    if best_missing and len(best_missing) > jokers:
+        gaps = " and ".join(f"{slot_rank(position)}{suit}" for position in best_missing)
+        held = f"only {jokers} joker" + ("" if jokers == 1 else "s") if jokers else "no joker"
+        return f"{name} is not a run: it is missing {gaps}, with {held} to fill the gap."
+    return f"{name} is not a run: a joker cannot stand for a card beyond the ace."
+
+
+def _declared_reason(cards: Sequence[Card]) -> str | None:
+    naturals = [card for card in cards if not card.is_joker]
+    for joker in cards:
+        if not joker.is_joker or joker.declared is None:
+            continue
+        target = joker.declared
+        if target in naturals and naturals:
+            return f"{describe(cards)}: {joker} stands for a card the meld already holds."
+    return None
+
+
+def explain(cards: Sequence[Card], rules: HouseRules) -> str:
+    """One plain sentence saying why these cards are not a legal meld."""
+    name = describe(cards)
+    naturals = [card for card in cards if not card.is_joker]
+    jokers = len(cards) - len(naturals)
+    if not cards:
+        return "No cards were given: a meld needs cards."
+    if jokers > rules.jokers_per_meld:
+        if rules.jokers_per_meld == 0:
+            return f"{name} holds a joker: these rules do not allow jokers in melds."
+        limit = "one joker" if rules.jokers_per_meld == 1 else f"{rules.jokers_per_meld} jokers"
+        return f"{name} holds {jokers} jokers: a meld may hold at most {limit}."
+    if jokers > len(naturals):
+        return f"{name} has more jokers than natural cards: a meld needs at least as many."
+    ranks = {card.rank for card in naturals}
+    suits = {card.suit for card in naturals}
+    targets = [card.declared for card in cards if card.is_joker and card.declared is not None]
+    if len(ranks) == 1:
+        rank = next(iter(ranks))
+        wrong = [t for t in targets if t.rank != rank]
+        if wrong:
+            return f"{name} is not a book: JK={wrong[0]} cannot stand in a book of {_plural(rank)}."
+        if len(cards) < rules.min_book:
+            return f"{name} is not a book: a book needs at least {rules.min_book} cards."
+        if rules.book_suits_distinct:
+            return f"{name} is not a book: in these rules a book's cards must all differ in suit."
+        return f"{name} is not a book."
+    if len(suits) == 1:
+        suit = next(iter(suits))
+        wrong = [t for t in targets if t.suit != suit]
+        if wrong:
+            return f"{name} is not a run: JK={wrong[0]} cannot stand in a run of {SUIT_NAME[suit]}."
+        seen: set[str] = set()
+        for card in naturals + [t for t in targets if t is not None]:
+            if card.rank in seen:
+                return f"{name} is not a run: a run holds each rank only once ({card.rank} twice)."
+            seen.add(card.rank)
+        if len(cards) < rules.min_run:
+            return f"{name} is not a run: a run needs at least {rules.min_run} cards."
+        if len(cards) > 13:
+            return f"{name} is not a run: a run holds at most 13 cards."
+        return _run_gap_reason(cards, rules) or f"{name} is not a run."
+    return (
+        f"{name} is neither a book nor a run: a book is cards of one rank, "
+        "a run is cards of one suit in sequence."
+    )
+
+
+def check_meld(cards: Sequence[Card], rules: HouseRules = DEFAULT_RULES) -> Verdict:
+    """Is this set of cards (in any order) one legal meld? The verdict names the joker's card."""
+    try:
+        cards = list(cards)
+    except TypeError:
+        return refuse("Expected a list of cards.")
+    problems = input_problems(cards, rules)
+    if problems:
+        return refuse(*problems)
+    options = meld_options(cards, rules)
+    if options:
+        return Verdict(True, melds=[options[0]])
+    return refuse(explain(cards, rules))
+
+
+def _table_readings(meld: Sequence[Card], rules: HouseRules) -> list[Meld]:
+    return meld_options(meld, rules)
+
+
+def _grown_from(result: Meld, table: Meld) -> bool:
+    """True when `result` holds the table run unchanged, with new cards only at its ends."""
+    low, high = result.span
+    table_low, table_high = table.span
+    if table_low < low or table_high > high:
+        return False
+    offset = table_low - low
+    return result.cards[offset : offset + len(table.cards)] == table.cards
+
+
+def check_lay_off(
+    cards: Sequence[Card],
+    meld: Sequence[Card],
+    rules: HouseRules = DEFAULT_RULES,
+    *,
+    joker_end: str | None = None,
+    exchange: bool = True,
+) -> Verdict:
+    """Can these cards be laid off on this table meld? The grown meld is in verdict.melds.
+
+    Runs grow at their ends only, up to the ace; the joker limit holds. Laying the card a
+    joker stands for is a joker exchange, allowed only by the `joker_swap` setting (and only
+    when `exchange` is true): with "shift_to_end" the joker moves to an end of the run
+    (`joker_end` "low" or "high" to choose, else whichever has room, high first); with
+    "swap_from_hand" the joker leaves the meld and is returned in verdict.leftover.
+    """
+    try:
+        cards, meld = list(cards), list(meld)
+    except TypeError:
+        return refuse("Expected a list of cards and a meld.")
+    problems = input_problems(cards + meld, rules)
+    if problems:
+        return refuse(*problems)
+    if not cards:
+        return refuse("No cards were given to lay off.")
+    readings = _table_readings(meld, rules)
+    if not readings:
+        return refuse(f"The meld on the table is not legal: {explain(meld, rules)}")
+    name = describe(cards)
+    exchange_reason = None
+    for table in readings:
+        joker_cards = {card.declared: card for card in table.cards if card.is_joker}
+        swapped = [card for card in cards if not card.is_joker and card in joker_cards]
+        if table.kind == "book" and table.jokers and rules.joker_swap == "swap_from_hand":
+            swapped = []  # in a book, laying a card of the rank is a lay-off, not an exchange
+        if swapped:
+            verdict = _exchange(cards, table, swapped[0], rules, joker_end, exchange)
+            if verdict.ok:
+                return verdict
+            exchange_reason = exchange_reason or verdict.reasons[0]
+            continue
+        for result in meld_options(meld + cards, rules):
+            if result.kind != table.kind:
+                continue
+            if table.kind == "run" and not _grown_from(result, table):
+                continue
+            return Verdict(True, melds=[result])
+    if exchange_reason:
+        return refuse(exchange_reason)
+    return refuse(_lay_off_reason(cards, meld, readings[0], rules, name))
+
+
+def _exchange(
+    cards: list[Card],
+    table: Meld,
+    natural: Card,
+    rules: HouseRules,
+    joker_end: str | None,
+    allowed: bool,
+) -> Verdict:
+    joker_text = f"the joker in {table} stands for {natural}"
+    if rules.joker_swap == "off" or not allowed:
+        return refuse(
+            f"{natural} cannot be laid off: {joker_text}, and these rules do not allow "
+            "a joker exchange."
+        )
+    if rules.joker_swap == "swap_from_hand" and table.kind == "book":
+        return refuse(f"{natural} cannot replace the joker: the joker in a book is not exchanged.")
+    index = next(i for i, card in enumerate(table.cards) if card.declared == natural)
+    row = list(table.cards)
+    joker = row[index]
+    row[index] = natural
+    rest = list(cards)
+    rest.remove(natural)
+    if rules.joker_swap == "swap_from_hand":
+        swapped = Meld(table.kind, tuple(row))
+        grown = [
+            result
+            for result in meld_options(list(row) + rest, rules)
+            if result.kind == table.kind and (table.kind != "run" or _grown_from(result, swapped))
+        ]
+        if not grown:
+            return refuse(f"{describe(cards)} cannot be laid off on {table}.")
+        return Verdict(True, melds=[grown[0]], leftover=[Card(JOKER, None)])
+    low, high = table.span
+    swapped = Meld(table.kind, tuple(row))
+    ends = {"high": [high + 1], "low": [low - 1]}.get(joker_end or "", [high + 1, low - 1])
+    suit = table.suit
+    for position in ends:
+        if not 1 <= position <= 14:
+            continue
+        moved = _joker(slot_rank(position), suit)
+        for result in meld_options(list(row) + [moved] + rest, rules):
+            if result.kind == "run" and _grown_from(result, swapped):
+                return Verdict(True, melds=[result])
+    return refuse(
+        f"{natural} cannot take the joker's place in {table}: the run has no room at "
+        f"{'that end' if joker_end else 'either end'} for the joker."
+    )
+
+
+def _lay_off_reason(
+    cards: list[Card], meld: list[Card], table: Meld, rules: HouseRules, name: str
+) -> str:
+    combined_jokers = sum(1 for card in cards + meld if card.is_joker)
+    if combined_jokers > rules.jokers_per_meld:
+        limit = "one joker" if rules.jokers_per_meld == 1 else f"{rules.jokers_per_meld} jokers"
+        return f"{name} cannot be laid off on {table}: a meld may hold at most {limit}."
+    if table.kind == "book":
+        return f"{name} cannot be laid off on {table}: a book takes only {_plural(table.rank)}."
+    low, high = table.span
+    naturals = [card for card in cards if not card.is_joker]
+    if any(card.suit != table.suit for card in naturals):
+        return f"{name} cannot be laid off on {table}: a run takes only {SUIT_NAME[table.suit]}."
+    if len(cards) + len(meld) > 13 or (low <= 2 and high >= 13 and rules.ace != "high_or_low"):
+        return f"{name} cannot be laid off on {table}: the run is already complete."
+    inside = [card for card in naturals if low <= card.value <= high]
+    if inside:
+        return f"{name} cannot be laid off on {table}: a run grows at its ends only."
+    if any(card.rank == "A" for card in naturals) or high == 14 or low == 1:
+        return f"{name} cannot be laid off on {table}: a run stops at the ace and does not wrap."
+    return f"{name} cannot be laid off on {table}: the cards must continue the run at an end."
+
+
+def shanghai_targets(
+    discard: Card, table_melds: Sequence[Sequence[Card]], rules: HouseRules = DEFAULT_RULES
+) -> list[int]:
+    """Indexes of the table melds this discard could be laid off on (empty: not a Shanghai card).
+
+    A joker exchange counts only with joker_swap "shift_to_end", where the joker stays on the
+    table; taking a joker into the hand is not a lay-off.
+    """
+    exchange = rules.joker_swap == "shift_to_end"
+    targets = []
+    for index, meld in enumerate(table_melds):
+        try:
+            verdict = check_lay_off([discard], meld, rules, exchange=exchange)
+        except CardError:
+            continue
+        if verdict.ok:
+            targets.append(index)
+    return targets
