@@ -290,7 +290,10 @@ class HouseRules:
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> HouseRules:
-        """Build rules from a dict like to_dict's; missing keys take defaults, unknown are refused."""
+        """Build rules from a dict like to_dict's output.
+
+        Missing keys take their defaults; unknown keys are refused with RulesError.
+        """
         if not isinstance(values, Mapping):
             raise RulesError("House rules must be given as a mapping of setting names to values.")
         known = {item.name for item in fields(cls)}
@@ -497,7 +500,7 @@ def rules_summary(rules: HouseRules) -> list[str]:
     sentences.append(
         {
             "shared": "The lowest total wins; equal totals share the place.",
-            "most_rounds_won": "The lowest total wins; on equal totals, most rounds won goes first.",
+            "most_rounds_won": "The lowest total wins; on equal totals, most rounds won first.",
             "fewest_may_i": "The lowest total wins; on equal totals, fewest May I?s goes first.",
         }[rules.tie_break]
     )

@@ -242,7 +242,7 @@ def _run_gap_reason(cards: Sequence[Card], rules: HouseRules) -> str | None:
     if "A" in ranks and "K" in ranks and "2" in ranks:
         return f"{name} is not a run: runs do not wrap around from the ace."
     best_missing = None
-    for low, high, _ in ace_frames(rules):
+    for low, _high, _from_low in ace_frames(rules):
         ace = low if low == 1 else 14
         positions = sorted(ace if card.rank == "A" else card.value for card in naturals)
         missing = [
@@ -417,7 +417,6 @@ def _exchange(
         return refuse(f"{natural} cannot replace the joker: the joker in a book is not exchanged.")
     index = next(i for i, card in enumerate(table.cards) if card.declared == natural)
     row = list(table.cards)
-    joker = row[index]
     row[index] = natural
     rest = list(cards)
     rest.remove(natural)
