@@ -1,13 +1,20 @@
 """Forms clean what players type and say what is wrong in their words; services decide the rest."""
 
+import io
+from dataclasses import dataclass
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from PIL import Image, ImageOps, UnidentifiedImageError
+from pillow_heif import register_heif_opener
 
 import rules
 
 from .models import Check, Club, Game, Round, RulesProfile, Season
 from .selectors import points_by_rank
 from .services import HandEntry
+
+register_heif_opener()
 
 
 class SignupForm(UserCreationForm):
@@ -206,37 +213,37 @@ class ProfileForm(forms.Form):
         self.initial["name"] = name
         self.setting_names = []
         for setting in rules.SETTINGS:
-            value = getattr(house_rules, setting.name)
-            self.fields[setting.name] = self._field_for(setting, value)
+            if setting.kind == "points":
+                continue
+            self.fields[setting.name] = self._field_for(setting, getattr(house_rules, setting.name))
             self.setting_names.append(setting.name)
         for rank, points in points_by_rank(house_rules).items():
+            label = "Joker" if rank == "JK" else rank
             self.fields[f"points_{rank}"] = forms.IntegerField(
-                min_value=0,
-                label=f"Points for {'a joker' if rank == 'JK' else rank}",
-                initial=points,
+                min_value=0, label=label, initial=points
             )
 
-    def _field_for(self, setting, value):
+    @staticmethod
+    def _field_for(setting, value):
         common = {"label": setting.label, "help_text": setting.help}
-        if setting.name == "contracts":
-            return forms.CharField(
-                widget=forms.Textarea(attrs={"rows": 7}),
-                initial="\n".join(contract_line(contract) for contract in value),
-                **{**common, "help_text": CONTRACT_HELP},
-            )
-        if setting.name == "cards_dealt":
-            return forms.CharField(
-                initial=", ".join(str(number) for number in value),
-                **{**common, "help_text": "One number per contract, separated by commas."},
-            )
-        if setting.kind == "bool":
-            return forms.BooleanField(required=False, initial=value, **common)
-        if setting.kind == "choice":
-            return forms.ChoiceField(choices=setting.choices, initial=value, **common)
-        return forms.IntegerField(initial=value, **common)
+        match setting.kind:
+            case "contracts":
+                return forms.CharField(
+                    widget=forms.Textarea(attrs={"rows": 7}),
+                    initial="\n".join(contract_line(contract) for contract in value),
+                    **{**common, "help_text": CONTRACT_HELP},
+                )
+            case "int_list":
+                return forms.CharField(initial=", ".join(str(number) for number in value), **common)
+            case "bool":
+                return forms.BooleanField(required=False, initial=value, **common)
+            case "choice":
+                return forms.ChoiceField(choices=setting.choices, initial=value, **common)
+        return forms.IntegerField(initial=value, min_value=setting.minimum, **common)
 
     @property
     def groups(self):
+        """The fields in the order a player reads them: the table, the play, the points."""
         table = [self[name] for name in self.setting_names if name in TABLE_SETTINGS]
         play = [self[name] for name in self.setting_names if name not in TABLE_SETTINGS]
         points = [self[name] for name in self.fields if name.startswith("points_")]
@@ -249,11 +256,11 @@ class ProfileForm(forms.Form):
 
     def clean_contracts(self):
         lines = [line for line in self.cleaned_data["contracts"].splitlines() if line.strip()]
-        return tuple(contract_parse(line) for line in lines)
+        return [contract_parse(line) for line in lines]
 
     def clean_cards_dealt(self):
         try:
-            return tuple(int(part) for part in self.cleaned_data["cards_dealt"].split(","))
+            return [int(part) for part in self.cleaned_data["cards_dealt"].split(",")]
         except ValueError:
             raise forms.ValidationError("Give whole numbers separated by commas.") from None
 
@@ -268,11 +275,8 @@ class ProfileForm(forms.Form):
             if name.startswith("points_")
         }
         try:
-            cleaned["house_rules"] = rules.HouseRules.from_dict(
-                rules.HouseRules(**{k: v for k, v in values.items() if k != "points"}).to_dict()
-                | {"points": values["points"]}
-            )
-        except (rules.RulesError, TypeError, ValueError) as error:
+            cleaned["house_rules"] = rules.HouseRules.from_dict(values)
+        except rules.RulesError as error:
             raise forms.ValidationError(str(error)) from None
         return cleaned
 
@@ -313,6 +317,8 @@ class CheckForm(forms.Form):
             )
             self.fields["contract"] = forms.TypedChoiceField(
                 coerce=int,
+                required=False,
+                empty_value=1,
                 choices=[(n, f"Contract {n}") for n in range(1, contracts + 1)],
                 initial=1,
             )
@@ -355,3 +361,59 @@ class LayOffForm(GoingDownForm):
 
     def clean_melds(self):
         return [card for meld in super().clean_melds() for card in meld]
+
+
+PHOTO_MAX_BYTES = 20 * 1024 * 1024
+PHOTO_MAX_PIXELS = 50_000_000
+PHOTO_FORMATS = {"JPEG", "PNG", "WEBP", "HEIF"}
+
+
+@dataclass(frozen=True)
+class CleanPhoto:
+    """An upload made safe to keep: upright, re-encoded as JPEG, with no EXIF (no location)."""
+
+    content: bytes
+    width: int
+    height: int
+
+
+def photo_clean(upload) -> CleanPhoto:
+    """Check an uploaded photo and re-encode it, or refuse it in the player's words."""
+    if upload.size > PHOTO_MAX_BYTES:
+        raise forms.ValidationError(
+            f"That photo is {upload.size // (1024 * 1024)} MB; photos up to "
+            f"{PHOTO_MAX_BYTES // (1024 * 1024)} MB are accepted."
+        )
+    try:
+        with Image.open(upload) as image:
+            if image.format not in PHOTO_FORMATS:
+                raise forms.ValidationError(
+                    "That file is not a photo we can read: use JPEG, PNG, WebP or HEIC."
+                )
+            if image.width * image.height > PHOTO_MAX_PIXELS:
+                raise forms.ValidationError(
+                    f"That picture is {image.width}×{image.height} pixels, too large to read: "
+                    "photos up to 50 megapixels are accepted."
+                )
+            image.load()
+            upright = ImageOps.exif_transpose(image).convert("RGB")
+    except forms.ValidationError:
+        raise
+    except (UnidentifiedImageError, Image.DecompressionBombError):
+        raise forms.ValidationError(
+            "That file is not a photo we can read: use JPEG, PNG, WebP or HEIC."
+        ) from None
+    except (OSError, SyntaxError, ValueError):
+        raise forms.ValidationError(
+            "That photo is damaged or cut short; please take it again."
+        ) from None
+    buffer = io.BytesIO()
+    upright.save(buffer, format="JPEG", quality=88)
+    return CleanPhoto(buffer.getvalue(), upright.width, upright.height)
+
+
+class PhotoForm(forms.Form):
+    photo = forms.FileField()
+
+    def clean_photo(self):
+        return photo_clean(self.cleaned_data["photo"])

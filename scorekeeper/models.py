@@ -314,3 +314,52 @@ class Check(models.Model):
 
     def __str__(self):
         return f"{self.get_question_display()} {self.cards}: {'yes' if self.ok else 'no'}"
+
+
+class Photo(models.Model):
+    """A photo of cards taken at a table, as stored: upright, re-encoded, without EXIF data."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="photos")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="photos")
+    check_asked = models.ForeignKey(
+        Check, on_delete=models.SET_NULL, null=True, blank=True, related_name="photos"
+    )
+    image = models.FileField(upload_to="photos/%Y/%m/")
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    # What the recognizer read: [{"card": "10H", "confidence": 0.97, "box": [x0, y0, x1, y1]}].
+    detections = models.JSONField(default=list)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self):
+        return f"Photo {self.pk} of {self.game}"
+
+    def get_absolute_url(self):
+        return reverse("photo", args=[self.pk])
+
+    UNSURE_BELOW = 0.95
+
+    @property
+    def marks(self) -> list[dict]:
+        """Each card read, as a box to draw over the photo, flagged when the reading is unsure."""
+        label_size = max(self.width, self.height) // 40
+        return [
+            {
+                "card": found["card"],
+                "percent": round(found["confidence"] * 100),
+                "unsure": found["confidence"] < self.UNSURE_BELOW,
+                "x": found["box"][0],
+                "y": found["box"][1],
+                "width": found["box"][2] - found["box"][0],
+                "height": found["box"][3] - found["box"][1],
+                "label_y": max(found["box"][1] - label_size // 3, label_size),
+                "label_size": label_size,
+            }
+            for found in self.detections
+        ]

@@ -239,12 +239,23 @@ def meld_question_answer(
         verdict = rules.find_going_down(contract, flat, house_rules)
     else:
         verdict = rules.check_meld(flat, house_rules)
+    reasons = list(verdict.reasons)
+    if verdict.ok and not reasons:
+        reasons = [meld_sentence(meld) for meld in verdict.melds]
     return Answer(
         ok=verdict.ok,
-        reasons=list(verdict.reasons),
+        reasons=reasons,
         melds=list(verdict.melds),
         leftover=list(getattr(verdict, "leftover", []) or []),
     )
+
+
+def meld_sentence(meld) -> str:
+    """ "7H 8H 9H JK is a run (JK = 10H)": what a legal meld is, and what its jokers stand for."""
+    jokers = [f"JK = {card.declared}" for card in meld.cards if card.is_joker and card.declared]
+    stands_for = f" ({', '.join(jokers)})" if jokers else ""
+    shown = " ".join("JK" if card.is_joker else str(card) for card in meld.cards)
+    return f"{shown} is a {meld.kind}{stands_for}."
 
 
 def table_melds(round_: Round):

@@ -5,6 +5,7 @@ import functools
 from dataclasses import dataclass
 from datetime import date
 
+from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -18,6 +19,7 @@ from .models import (
     Game,
     Hand,
     Membership,
+    Photo,
     Player,
     Round,
     RulesProfile,
@@ -25,6 +27,7 @@ from .models import (
     Seat,
     TableMeld,
 )
+from .recognition import read_cards
 
 
 class ActionRefused(Exception):
@@ -561,10 +564,13 @@ def shanghai_claim_onto(
 
 
 @transaction.atomic
-def check_record(*, game: Game, question: str, cards: str, target, answer, user) -> Check:
-    """Keep a question asked at the table, and the checker's answer, in the round's history."""
+def check_record(
+    *, game: Game, question: str, cards: str, target, answer, user, photo: Photo | None = None
+) -> Check:
+    """Keep a question asked at the table, and the checker's answer, in the round's history,
+    with the photo the cards were read from."""
     round_ = _current_round(game)
-    return Check.objects.create(
+    check = Check.objects.create(
         game=game,
         round=round_,
         question=question,
@@ -574,3 +580,37 @@ def check_record(*, game: Game, question: str, cards: str, target, answer, user)
         answer=answer.text,
         created_by=user,
     )
+    if photo is not None:
+        photo.check_asked = check
+        photo.save(update_fields=["check_asked"])
+    return check
+
+
+# Photos
+
+
+@transaction.atomic
+def photo_record(*, game: Game, photo, user) -> Photo:
+    """Read the cards in a photo taken at the table and keep the photo with the round."""
+    round_ = _current_round(game)
+    detections = [
+        {"card": found.card, "confidence": round(found.confidence, 3), "box": list(found.box)}
+        for found in read_cards(photo.content)
+    ]
+    kept = Photo(
+        game=game,
+        round=round_,
+        width=photo.width,
+        height=photo.height,
+        detections=detections,
+        created_by=user,
+    )
+    kept.image.save(f"table{game.pk}-round{round_.number}.jpg", ContentFile(photo.content))
+    return kept
+
+
+@transaction.atomic
+def photo_delete(*, photo: Photo) -> None:
+    """Delete a photo and its file; the check it belonged to stays in the history."""
+    photo.image.delete(save=False)
+    photo.delete()

@@ -1,12 +1,12 @@
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
 from scorekeeper import selectors, services
-from scorekeeper.forms import CheckForm, GoingDownForm, LayOffForm, melds_clean
-from scorekeeper.models import Check, Club, RulesProfile
+from scorekeeper.forms import CheckForm, GoingDownForm, LayOffForm, PhotoForm, melds_clean
+from scorekeeper.models import Check, Club, Photo, RulesProfile
 from scorekeeper.views.games import game_or_404
 from scorekeeper.views.profiles import profile_or_404
 
@@ -51,7 +51,7 @@ def checker(request: HttpRequest) -> HttpResponse:
             )
     context = {"form": form, "answer": answer, "standalone": True}
     if answer is not None:
-        context["melds_typed"] = form.cleaned_data["cards"]
+        context["melds_preview"] = form.cleaned_data["cards"]
         context["target_cards"] = [form.cleaned_data["table"][index] for index in answer.targets]
     return _render(request, context)
 
@@ -81,6 +81,7 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         )
         services.check_record(
             game=game,
+            photo=_photo_of(game, request.POST.get("photo")),
             question=question,
             cards=rules.format_cards(
                 [card for meld in form.cleaned_data["cards"] for card in meld]
@@ -95,11 +96,12 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "board": board,
         "melds": melds,
-        "checks": board.current.checks.all()[:10],
+        "checks": board.current.checks.prefetch_related("photos")[:10],
+        "photo_form": PhotoForm(),
     }
     if answer is not None:
         typed = form.cleaned_data["cards"]
-        context["melds_typed"] = typed
+        context["melds_preview"] = typed
         context["cards_text"] = " | ".join(rules.format_cards(meld) for meld in typed)
         context["target_melds"] = [melds[index] for index in answer.targets]
         context["record"] = _record_offer(question, answer, typed, target, melds)
@@ -245,3 +247,65 @@ def rules_summary(request: HttpRequest, pk: int) -> HttpResponse:
             "points": selectors.points_by_rank(house_rules),
         },
     )
+
+
+def _photo_of(game, pk) -> Photo | None:
+    """The table's photo that a check was asked about, if the form carried one."""
+    if not pk or not str(pk).isdigit():
+        return None
+    return game.photos.filter(pk=pk).first()
+
+
+@require_POST
+@login_required
+def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Read the cards in a photo taken at the table into the checker, to confirm or correct."""
+    game = game_or_404(request, pk)
+    board = selectors.game_board(game)
+    if board.current is None:
+        raise Http404("This game is over")
+    melds = selectors.table_melds(board.current)
+    photo_form = PhotoForm(request.POST, request.FILES)
+    photo = None
+    initial = {}
+    if photo_form.is_valid():
+        photo = services.photo_record(
+            game=game, photo=photo_form.cleaned_data["photo"], user=request.user
+        )
+        initial["cards"] = " ".join(found["card"] for found in photo.detections)
+    context = {
+        "form": CheckForm(initial=initial, table_melds=melds),
+        "photo_form": photo_form,
+        "photo": photo,
+        "game": game,
+        "board": board,
+        "melds": melds,
+        "checks": board.current.checks.prefetch_related("photos")[:10],
+    }
+    return _render(request, context, status=200)
+
+
+@require_GET
+@login_required
+def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
+    """A stored photo, for the members of the table's club only."""
+    photo = _photo_or_404(request, pk)
+    return FileResponse(photo.image.open("rb"), content_type="image/jpeg")
+
+
+@require_POST
+@login_required
+def photo_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    photo = _photo_or_404(request, pk)
+    game = photo.game
+    services.photo_delete(photo=photo)
+    return redirect("table_check", pk=game.pk)
+
+
+def _photo_or_404(request, pk) -> Photo:
+    try:
+        return Photo.objects.select_related("game").get(
+            pk=pk, game__club__in=Club.objects.for_user(request.user)
+        )
+    except Photo.DoesNotExist:
+        raise Http404("No such photo") from None

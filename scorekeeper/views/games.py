@@ -3,10 +3,11 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import selectors, services
-from scorekeeper.forms import ScoreForm, SeatActionForm, ShanghaiForm, VersionedForm
+from scorekeeper.forms import PhotoForm, ScoreForm, SeatActionForm, ShanghaiForm, VersionedForm
 from scorekeeper.models import Game
 
 
@@ -29,6 +30,7 @@ def _table(request, game, *, message="", status=200, score_form=None):
         "message": message,
         "score_rows": score_form.rows(board.lines) if score_form else [],
         "score_form": score_form,
+        "photo_url": reverse("score_photo", args=[game.pk]),
         **_keypad(board),
     }
     template = "game.html#table" if request.htmx else "game.html"
@@ -215,3 +217,37 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def history(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk)
     return render(request, "history.html", {"game": game, "events": selectors.game_history(game)})
+
+
+@require_POST
+@login_required
+def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Read one player's cards from a photo into the score entry, keeping what else was typed."""
+    game = game_or_404(request, pk)
+    board = selectors.game_board(game)
+    if not board.scoring:
+        return _refused(request, game, services.StaleState())
+    data = request.POST.copy()
+    seat = board.current.hands.filter(seat_id=data.get("photo_seat")).first()
+    upload = request.FILES.get(f"photo_{seat.seat_id}") if seat else None
+    if upload is None:
+        return _table(
+            request,
+            game,
+            message="Take or choose a photo first.",
+            score_form=ScoreForm(data, round_=board.current),
+        )
+    photo_form = PhotoForm(files={"photo": upload})
+    if not photo_form.is_valid():
+        message = " ".join(photo_form.errors["photo"])
+    else:
+        photo = services.photo_record(
+            game=game, photo=photo_form.cleaned_data["photo"], user=request.user
+        )
+        data[f"cards_{seat.seat_id}"] = " ".join(found["card"] for found in photo.detections)
+        data[f"points_{seat.seat_id}"] = ""
+        message = (
+            f"Read {len(photo.detections)} card(s) for {seat.seat.player} from the photo: "
+            "check them, correct with the keypad, then save."
+        )
+    return _table(request, game, message=message, score_form=ScoreForm(data, round_=board.current))

@@ -74,3 +74,12 @@
     box.dispatchEvent(new Event("input", { bubbles: true }));
   });
 })();
+
+// A photo is read as soon as it is taken: no second tap on "Read the photo".
+document.addEventListener("change", (event) => {
+  const input = event.target;
+  if (!input.matches("input[type=file][data-autosubmit]")) return;
+  const reader = input.closest("fieldset, .photo-form")?.querySelector("[data-photo-submit]");
+  if (reader) reader.click();
+  else input.form.requestSubmit();
+});
