@@ -10,8 +10,10 @@ from .cards import (
     parse_melds,
     parse_ranks,
 )
+from .going_down import check_going_down, find_going_down
 from .house_rules import CONTRACTS, SETTINGS, Contract, HouseRules, RulesError, rules_summary
 from .melds import Meld, Verdict, check_lay_off, check_meld, shanghai_targets
+from .scoring import hand_problems, penalty_points
 
 __all__ = [
     "CONTRACTS",
@@ -24,13 +26,17 @@ __all__ = [
     "RulesError",
     "Verdict",
     "card_problems",
+    "check_going_down",
     "check_lay_off",
     "check_meld",
+    "find_going_down",
     "format_cards",
     "format_melds",
+    "hand_problems",
     "parse_cards",
     "parse_melds",
     "parse_ranks",
+    "penalty_points",
     "rules_summary",
     "shanghai_targets",
 ]
