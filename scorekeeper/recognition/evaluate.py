@@ -33,7 +33,8 @@ def transformed(path: Path, rotate: int, scale: int | None) -> bytes | Path:
         if scale:
             factor = scale / max(image.size)
             image = image.resize(
-                (round(image.width * factor), round(image.height * factor)), Image.Resampling.BICUBIC
+                (round(image.width * factor), round(image.height * factor)),
+                Image.Resampling.BICUBIC,
             )
         buffer = io.BytesIO()
         image.save(buffer, "JPEG", quality=92)
@@ -78,7 +79,9 @@ def main() -> None:
         if not arguments.quiet:
             wrong = " ".join(sorted(found - expected)) or "-"
             missed = " ".join(sorted(expected - found)) or "-"
-            print(f"{name}\tfound {len(found & expected)}/{len(expected)}\twrong {wrong}\tmissed {missed}")
+            print(
+                f"{name}\tfound {len(found & expected)}/{len(expected)}\twrong {wrong}\tmissed {missed}"
+            )
 
     def summary(groups) -> dict:
         tally = [sum(counts[g][i] for g in groups) for i in range(3)]

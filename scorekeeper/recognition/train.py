@@ -128,11 +128,11 @@ def real_samples(crops, model: CornerModel, rng) -> tuple[np.ndarray, list[str],
         used += 1
         chosen = Candidates(candidates.first[[best]], candidates.second[[best]])
         patches.append(extract_patches(padded, chosen))
-        patches.append(extract_patches(padded, jittered(chosen, 5, rng)))
-        labels += [card] * 6
+        patches.append(extract_patches(padded, jittered(chosen, 9, rng)))
+        labels += [card] * 10
         flipped = Candidates(chosen.second, chosen.first)
-        patches.append(extract_patches(padded, jittered(flipped, 2, rng)))
-        labels += [BACKGROUND] * 2
+        patches.append(extract_patches(padded, jittered(flipped, 3, rng)))
+        labels += [BACKGROUND] * 3
     return np.concatenate(patches), labels, used
 
 

@@ -1,0 +1,55 @@
+"""Time the recognizer: ``python -m scorekeeper.recognition.bench [PHOTO]``.
+
+Reads one photo as a 640x640 JPEG and as a 12-megapixel (4000x3000) JPEG, several times each on
+one core, and prints seconds per photo and the process's peak memory.
+"""
+
+import argparse
+import io
+import os
+import resource
+import time
+from pathlib import Path
+
+from PIL import Image
+
+from .model import default_model
+from .reader import read_cards
+
+DEFAULT_PHOTO = Path(__file__).parents[2] / "tests" / "recognition" / "photos" / "win_016.jpg"
+
+
+def encoded(photo: Path, size: tuple[int, int]) -> bytes:
+    with Image.open(photo) as image:
+        resized = image.convert("RGB").resize(size, Image.Resampling.BICUBIC)
+    buffer = io.BytesIO()
+    resized.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("photo", type=Path, nargs="?", default=DEFAULT_PHOTO)
+    parser.add_argument("--runs", type=int, default=5)
+    arguments = parser.parse_args()
+    # One core, as on a busy web worker.
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+    started = time.perf_counter()
+    default_model()
+    print(f"model load: {time.perf_counter() - started:.3f} s")
+    for label, size in (("640x640", (640, 640)), ("4000x3000 (12 MP)", (4000, 3000))):
+        photo = encoded(arguments.photo, size)
+        read_cards(photo)
+        started = time.perf_counter()
+        for _ in range(arguments.runs):
+            cards = read_cards(photo)
+        seconds = (time.perf_counter() - started) / arguments.runs
+        print(f"{label}: {seconds:.3f} s per photo, {len(cards)} cards")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory: {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
