@@ -136,7 +136,7 @@ def _parse_plain(token: str, original: str, need_suit: bool) -> Card:
     if rank is None:
         raise CardError(f'"{original}" is not a card: {RANKS_HELP}')
     if suit is None and need_suit:
-        raise CardError(f'"{original}" is not a card: it needs a suit ({SUITS_HELP})')
+        raise CardError(f'"{original}" is not a card: it needs a suit: S, H, D, C (or ♠ ♥ ♦ ♣)')
     return Card(rank, suit)
 
 

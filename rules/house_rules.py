@@ -392,12 +392,18 @@ def _validate(rules: HouseRules) -> None:
         zip(rules.contracts, rules.cards_dealt, strict=True), start=1
     ):
         needed = contract.books * rules.min_book + contract.runs * rules.min_run
-        # A player holds one card more than dealt after drawing; keeping one to discard costs one.
-        held = dealt + 1 - (rules.must_discard_to_go_out and not contract.no_discard)
+        # After drawing, and every May I? allowed, a player holds this many; one kept back to
+        # discard does not count.
+        held = (
+            dealt
+            + 1
+            + rules.may_i_limit * (1 + rules.may_i_penalty_cards)
+            - (rules.must_discard_to_go_out and not contract.no_discard)
+        )
         if needed > held:
             raise RulesError(
                 f"Contract {number} ({contract.name}) needs at least {needed} cards, "
-                f"but a player holds only {held} when going down."
+                f"but a player holds at most {held} when going down."
             )
     for rank, value in rules.points:
         if not _is_int(value) or value < 0:
