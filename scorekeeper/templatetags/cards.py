@@ -9,9 +9,9 @@ SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def _face(card) -> tuple:
     if card.is_joker:
         stands_for = (
-            f" = {card.declared.rank}{SYMBOLS[card.declared.suit]}" if card.declared else ""
+            f" = {card.declared.rank}{SYMBOLS.get(card.declared.suit, '')}" if card.declared else ""
         )
-        return ("card-face joker", f"{card}", f"🃏{stands_for}")
+        return ("card-face joker", f"{card}", f"JK{stands_for}")
     symbol = SYMBOLS.get(card.suit, "")
     return (f"card-face suit-{card.suit or 'none'}", f"{card}", f"{card.rank}{symbol}")
 
