@@ -238,8 +238,11 @@ def card_problems(cards: Iterable[Card], decks: int, jokers: int) -> list[str]:
             )
     joker_count = sum(1 for card in cards if card.is_joker)
     if joker_count > jokers:
-        problems.append(
-            f"There are {_number_word(joker_count)} jokers: the game has only "
-            f"{_number_word(jokers)}."
+        held = "There is one joker" if joker_count == 1 else f"There are {joker_count} jokers"
+        if joker_count > 1 and joker_count <= 10:
+            held = f"There are {_number_word(joker_count)} jokers"
+        allowed = (
+            "the game has no jokers" if jokers == 0 else f"the game has only {_number_word(jokers)}"
         )
+        problems.append(f"{held}: {allowed}.")
     return problems

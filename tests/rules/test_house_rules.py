@@ -1,0 +1,126 @@
+"""House rules: defaults, validation, dict round trip, form settings and summary."""
+
+import json
+from dataclasses import fields
+
+import pytest
+
+from rules import CONTRACTS, SETTINGS, Contract, HouseRules, RulesError, rules_summary
+
+
+def test_seed_game_defaults():
+    rules = HouseRules()
+    assert (rules.min_players, rules.max_players, rules.decks, rules.jokers) == (3, 5, 2, 4)
+    assert rules.cards_dealt == (11,) * 7
+    assert rules.contracts == CONTRACTS
+    assert (rules.min_book, rules.min_run, rules.ace, rules.jokers_per_meld) == (3, 4, "high", 1)
+    assert rules.same_rank_books_banned and not rules.same_suit_runs_must_be_separated
+    assert not rules.extra_melds_allowed and not rules.book_suits_distinct
+    assert rules.joker_swap == "off" and rules.stock_exhausted == "reshuffle"
+    assert not rules.must_discard_to_go_out
+    assert (rules.may_i_limit, rules.may_i_penalty_cards, rules.may_i_after_down) == (2, 2, True)
+    assert dict(rules.points) == {
+        **{rank: 5 for rank in "234567"},
+        **{rank: 10 for rank in ("8", "9", "10", "J", "Q", "K")},
+        "A": 20,
+        "JK": 50,
+    }
+    assert rules.tie_break == "shared" and rules.shanghai_bonus == 0 and not rules.rummy_bonus
+    assert hash(rules) == hash(HouseRules())
+
+
+@pytest.mark.parametrize(
+    ("contract", "name"),
+    [
+        (CONTRACTS[0], "Two books"),
+        (CONTRACTS[1], "One book, one run"),
+        (CONTRACTS[2], "Two runs"),
+        (CONTRACTS[3], "Three books"),
+        (CONTRACTS[4], "Two books, one run"),
+        (CONTRACTS[5], "One book, two runs"),
+        (CONTRACTS[6], "Three runs, no discard"),
+        (Contract(0, 1), "One run"),
+    ],
+)
+def test_contract_names(contract, name):
+    assert contract.name == name
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"min_book": 1}, "Shortest book must be at least 2"),
+        ({"min_run": 2}, "Shortest run must be at least 3"),
+        ({"min_run": 14}, "cannot be longer than 13"),
+        ({"book_suits_distinct": True, "min_book": 5}, "different suits"),
+        ({"contracts": []}, "cannot be empty"),
+        ({"contracts": [Contract(0, 0)]}, "at least one book or run"),
+        ({"cards_dealt": (11, 11)}, "one number per contract"),
+        ({"points": {"A": -1}}, "Points for A"),
+        ({"points": {"Z": 1}}, "unknown ranks"),
+        ({"min_players": 6}, "fewest players cannot be more"),
+        ({"max_players": 10, "decks": 1}, "too few to deal"),
+        ({"ace": "sideways"}, "Aces in runs must be one of"),
+        ({"joker_swap": "yes"}, "Joker exchange must be one of"),
+        ({"tie_break": "coin"}, "Equal totals must be one of"),
+        ({"stock_exhausted": "x"}, "When the stock runs out must be one of"),
+        ({"jokers": -1}, "Jokers must be at least 0"),
+        ({"decks": "two"}, "Decks must be a whole number"),
+        ({"rummy_bonus": 1}, "must be on or off"),
+        ({"cards_dealt": (2,) * 7}, "needs at least"),
+    ],
+)
+def test_invalid_rules_are_refused(values, message):
+    with pytest.raises(RulesError, match=message):
+        HouseRules(**values)
+
+
+def test_dict_round_trip_is_json():
+    rules = HouseRules(
+        ace="high_or_low", points={"A": 15}, contracts=(Contract(1, 1),) * 2, cards_dealt=11
+    )
+    data = json.loads(json.dumps(rules.to_dict()))
+    assert HouseRules.from_dict(data) == rules
+
+
+def test_from_dict_defaults_and_unknown_keys():
+    assert HouseRules.from_dict({}) == HouseRules()
+    assert HouseRules.from_dict({"contracts": [{"books": 2, "runs": 0}]}).cards_dealt == (11,)
+    with pytest.raises(RulesError, match="Unknown house-rules setting: colour"):
+        HouseRules.from_dict({"colour": "red"})
+    with pytest.raises(RulesError):
+        HouseRules.from_dict({"contracts": [{"books": 1, "wild": 2}]})
+    with pytest.raises(RulesError):
+        HouseRules.from_dict(["not", "a", "dict"])
+
+
+def test_settings_describe_every_field():
+    names = [setting.name for setting in SETTINGS]
+    assert names == [item.name for item in fields(HouseRules)]
+    for setting in SETTINGS:
+        assert setting.label and setting.help
+        assert setting.kind in {"int", "bool", "choice", "int_list", "contracts", "points"}
+        if setting.kind == "choice":
+            assert getattr(HouseRules(), setting.name) in dict(setting.choices)
+
+
+def test_contract_lookup():
+    assert HouseRules().contract(7) == Contract(0, 3, no_discard=True)
+    with pytest.raises(RulesError, match="There is no contract 8"):
+        HouseRules().contract(8)
+
+
+def test_summary_sentences():
+    summary = rules_summary(HouseRules())
+    assert "Books are three or more cards of one rank, any suits." in summary
+    assert any(
+        s.startswith("Runs are four or more cards of one suit in sequence; aces are high")
+        for s in summary
+    )
+    assert "An initial meld may not hold two books of the same rank." in summary
+    changed = rules_summary(
+        HouseRules(ace="high_or_low", joker_swap="swap_from_hand", shanghai_bonus=10)
+    )
+    assert any("high or low but never both" in s for s in changed)
+    assert any("take the joker into their hand" in s for s in changed)
+    assert all(s.endswith(".") for s in changed)
