@@ -1,6 +1,20 @@
 from django.contrib import admin
 
-from .models import Club, Event, Game, Hand, Membership, Player, Round, RulesProfile, Season, Seat
+from .models import (
+    Check,
+    Club,
+    Event,
+    Game,
+    Hand,
+    Membership,
+    Photo,
+    Player,
+    Round,
+    RulesProfile,
+    Season,
+    Seat,
+    TableMeld,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -86,3 +100,61 @@ class EventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "joined_at"]
+    list_filter = ["club"]
+    search_fields = ["user__username", "club__name"]
+    list_select_related = ["user", "club"]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["player", "game", "position"]
+    list_filter = ["game__club"]
+    search_fields = ["player__name"]
+    list_select_related = ["player", "game"]
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "may_i_used", "went_down", "cards", "points"]
+    list_filter = ["went_down", "round__game__club"]
+    search_fields = ["seat__player__name", "cards"]
+    list_select_related = ["seat__player", "round"]
+
+
+@admin.register(TableMeld)
+class TableMeldAdmin(admin.ModelAdmin):
+    list_display = ["cards", "kind", "owner", "round"]
+    list_filter = ["kind"]
+    search_fields = ["cards", "owner__player__name"]
+    list_select_related = ["owner__player", "round__game"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records of what happened at a table: searchable here, never changed."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Check)
+class CheckAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "game", "question", "cards", "ok"]
+    list_filter = ["question", "ok"]
+    search_fields = ["cards", "answer"]
+    list_select_related = ["game"]
+
+
+@admin.register(Photo)
+class PhotoAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "game", "round", "width", "height"]
+    list_filter = ["game__club"]
+    search_fields = ["game__club__name"]
+    list_select_related = ["game", "round"]

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.models import Event, Game, Hand
-from tests.factories import make_club, make_player, make_user
+from tests.factories import make_club, make_game, make_player, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,3 +83,30 @@ def test_a_whole_game_on_a_tablet(tablet, log_in):
     ben_first = Hand.objects.get(round__game=game, round__number=1, seat__player__name="Ben")
     assert ben_first.may_i_used == 1
     assert Event.objects.filter(kind=Event.Kind.SCORE_EDITED).count() == 1
+
+
+def test_a_five_player_round_takes_at_most_fifteen_taps(tablet, log_in):
+    """The issue's goal: once the hands are known, went out + keypad + save in 15 taps or fewer."""
+    page = tablet
+    game = make_game(players=5)
+    log_in(page, game.club.memberships.get().user)
+    page.goto(game.get_absolute_url())
+    taps = 0
+
+    def tap(locator):
+        nonlocal taps
+        locator.click()
+        taps += 1
+
+    names = [seat.player.name for seat in game.seats.order_by("position")]
+    tap(row(page, names[0]).get_by_role("button", name="Went out"))
+    hands = [["K", "7", "JK"], ["A", "2"], ["Q", "Q", "3"], ["9"]]
+    entries = page.locator("fieldset.hand-entry")
+    for index, hand in enumerate(hands):
+        for rank in hand:
+            tap(entries.nth(index).get_by_role("button", name=rank, exact=True))
+    tap(page.get_by_role("button", name=re.compile("Save contract 1")))
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
+    assert taps <= 15
+    totals = dict(Hand.objects.filter(round__number=1).values_list("seat__player__name", "points"))
+    assert [totals[name] for name in names] == [0, 65, 25, 25, 10]

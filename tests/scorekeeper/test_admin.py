@@ -1,0 +1,43 @@
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from scorekeeper.models import Event
+from tests.factories import make_game, play_round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(client):
+    user = get_user_model().objects.create_superuser("boss", password="a-long-test-password")
+    client.force_login(user)
+    return user
+
+
+def test_every_model_is_registered_and_its_pages_load(client, staff):
+    game = make_game(players=3)
+    play_round(game)
+    models = [model for model in admin.site._registry if model._meta.app_label == "scorekeeper"]
+    assert set(models) == set(apps.get_app_config("scorekeeper").get_models())
+    for model in models:
+        url = reverse(f"admin:scorekeeper_{model._meta.model_name}_changelist")
+        assert client.get(url, {"q": "a"}).status_code == 200, model
+        first = model.objects.first()
+        if first is not None:
+            change = reverse(f"admin:scorekeeper_{model._meta.model_name}_change", args=[first.pk])
+            assert client.get(change).status_code == 200, model
+
+
+def test_history_is_read_only_in_the_admin(client, staff):
+    game = make_game(players=3)
+    play_round(game)
+    event = Event.objects.first()
+    url = reverse("admin:scorekeeper_event_change", args=[event.pk])
+    response = client.post(url, {"description": "rewritten"})
+    assert response.status_code == 403
+    event.refresh_from_db()
+    assert event.description != "rewritten"
+    assert client.get(reverse("admin:scorekeeper_event_add")).status_code == 403
