@@ -1,0 +1,89 @@
+"""The command line: python -m rules."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "output"),
+    [
+        (["check", "7H 8H 9H JK"], 0, "7♥ 8♥ 9♥ JK=10♥"),
+        (["check", "AH 2H 3H 4H"], 1, "aces are high only"),
+        (["check", "AH 2H 3H", "--ace", "high_or_low", "--min-run", "3"], 0, "A♥ 2♥ 3♥"),
+        (["check", "8H 8S JK JK", "--jokers-per-meld", "2"], 0, "Legal book"),
+        (["down", "3", "3S 4S 5S 6S | 9D 10D JD QD"], 0, "9♦ 10♦ J♦ Q♦"),
+        (["down", "3", "6H 7H 8H 9H 10H JH QH KH"], 1, "consecutive runs of hearts"),
+        (["layoff", "9H", "5H 6H 7H 8H"], 0, "5♥ 6♥ 7♥ 8♥ 9♥"),
+        (["layoff", "7H", "5H 6H JK=7H 8H"], 1, "joker exchange"),
+        (["layoff", "7H", "5H 6H JK=7H 8H", "--joker-swap", "shift_to_end"], 0, "JK=9♥"),
+        (["score", "KH 7S JK"], 0, "65 points"),
+        (["score", "K K 7 JK 10 A"], 0, "105 points"),
+        (["score", "9C 9C 9C"], 1, "three 9C"),
+        (["hint", "2", "8H 8S 8D 4C 5C 6C JK KS 2D 9H 3H"], 0, "kept  K♠ 2♦ 9♥ 3♥"),
+        (["hint", "1", "8H 8S 4C"], 1, "It holds no book or run."),
+        (["summary", "--same-suit-runs-must-be-separated"], 0, "need a gap"),
+        (
+            ["summary", "--contracts", "2b,3r!", "--cards-dealt", "11,11"],
+            0,
+            "Three runs, no discard",
+        ),
+    ],
+)
+def test_commands(capsys, argv, code, output):
+    assert main(argv) == code
+    assert output in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "1H 2H"], '"1H" is not a card: ranks are 2-10, J, Q, K, A'),
+        (["check", "7H", "--min-run", "2"], "Shortest run must be at least 3"),
+        (["down", "9", "8H 8S 8D"], ""),
+    ],
+)
+def test_bad_input_exits_2(capsys, argv, message):
+    code = main(argv)
+    if argv[0] == "down":
+        assert code == 1  # a contract that does not exist is a refusing verdict
+        return
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_argparse_errors_exit_2(capsys):
+    assert main(["check", "7H", "--ace", "sideways"]) == 2
+    assert main([]) == 2
+    assert main(["summary", "--contracts", "2x"]) == 2
+
+
+def test_json_output(capsys):
+    assert main(["down", "2", "8H 8S JK 3C 4C 5C 6C", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ok"] is True
+    assert result["melds"][0] == {"kind": "book", "cards": ["8S", "8H", "JK=8"]}
+    assert main(["check", "1H", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out) == {
+        "ok": False,
+        "error": '"1H" is not a card: ranks are 2-10, J, Q, K, A',
+    }
+
+
+def test_python_dash_m_rules():
+    result = subprocess.run(
+        [sys.executable, "-m", "rules", "check", "7H 8H 9H JK", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["ok"] is True
