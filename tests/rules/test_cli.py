@@ -87,3 +87,13 @@ def test_python_dash_m_rules():
     )
     assert result.returncode == 0
     assert json.loads(result.stdout)["ok"] is True
+
+
+def test_benchmark_runs_and_ends_with_json(capsys):
+    from rules import bench
+
+    assert bench.main(["--samples", "30"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    figures = json.loads(last)
+    assert set(figures) == {"check_meld", "check_going_down", "find_going_down"}
+    assert figures["check_going_down"]["calls"] == 30
