@@ -4,6 +4,7 @@ import io
 from dataclasses import dataclass
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from PIL import Image, ImageOps, UnidentifiedImageError
 from pillow_heif import register_heif_opener
@@ -363,8 +364,6 @@ class LayOffForm(GoingDownForm):
         return [card for meld in super().clean_melds() for card in meld]
 
 
-PHOTO_MAX_BYTES = 20 * 1024 * 1024
-PHOTO_MAX_PIXELS = 50_000_000
 PHOTO_FORMATS = {"JPEG", "PNG", "WEBP", "HEIF"}
 
 
@@ -379,10 +378,11 @@ class CleanPhoto:
 
 def photo_clean(upload) -> CleanPhoto:
     """Check an uploaded photo and re-encode it, or refuse it in the player's words."""
-    if upload.size > PHOTO_MAX_BYTES:
+    megabyte = 1024 * 1024
+    if upload.size > settings.PHOTO_MAX_BYTES:
         raise forms.ValidationError(
-            f"That photo is {upload.size // (1024 * 1024)} MB; photos up to "
-            f"{PHOTO_MAX_BYTES // (1024 * 1024)} MB are accepted."
+            f"That photo is {upload.size / megabyte:.1f} MB; photos up to "
+            f"{settings.PHOTO_MAX_BYTES // megabyte} MB are accepted."
         )
     try:
         with Image.open(upload) as image:
@@ -390,10 +390,10 @@ def photo_clean(upload) -> CleanPhoto:
                 raise forms.ValidationError(
                     "That file is not a photo we can read: use JPEG, PNG, WebP or HEIC."
                 )
-            if image.width * image.height > PHOTO_MAX_PIXELS:
+            if image.width * image.height > settings.PHOTO_MAX_PIXELS:
                 raise forms.ValidationError(
                     f"That picture is {image.width}×{image.height} pixels, too large to read: "
-                    "photos up to 50 megapixels are accepted."
+                    f"photos up to {settings.PHOTO_MAX_PIXELS // 1_000_000} megapixels are fine."
                 )
             image.load()
             upright = ImageOps.exif_transpose(image).convert("RGB")

@@ -142,7 +142,11 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Photos of cards: kept in MEDIA_ROOT (served by the app to the club's members only, never as
+# public static files), refused beyond these sizes.
 MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
+PHOTO_MAX_BYTES = env_int("DJANGO_PHOTO_MAX_MB", 20) * 1024 * 1024
+PHOTO_MAX_PIXELS = env_int("DJANGO_PHOTO_MAX_MEGAPIXELS", 50) * 1_000_000
 
 # No inline scripts or styles anywhere: everything is served from our own static files.
 SECURE_CSP = {

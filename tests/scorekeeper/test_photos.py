@@ -1,0 +1,169 @@
+"""Photos at the table: what is accepted, what is refused and why, and who may see them."""
+
+import html
+import io
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from PIL import Image
+from pillow_heif import register_heif_opener
+
+from scorekeeper.models import Check, Photo
+from tests.factories import make_club, make_game, make_user
+
+register_heif_opener()
+pytestmark = pytest.mark.django_db
+
+PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_010.jpg"
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+
+
+@pytest.fixture
+def game():
+    return make_game(players=3)
+
+
+@pytest.fixture
+def member(client, game):
+    client.force_login(game.club.memberships.get().user)
+
+
+def upload(client, game, name, content, content_type="image/jpeg"):
+    file = SimpleUploadedFile(name, content, content_type=content_type)
+    return client.post(reverse("table_photo", args=[game.pk]), {"photo": file})
+
+
+def text_of(response):
+    return html.unescape(response.content.decode())
+
+
+def encoded(image: Image.Image, format: str, **options) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format=format, **options)
+    return buffer.getvalue()
+
+
+def test_a_photo_is_read_into_the_checker_and_kept(client, member, game):
+    response = upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    assert response.status_code == 200
+    photo = Photo.objects.get()
+    assert "6S" in {found["card"] for found in photo.detections}
+    body = text_of(response)
+    assert "6S" in body.split('name="cards"')[1].split("</textarea>")[0]
+    assert f'href="{reverse("photo", args=[photo.pk])}"' in body
+
+
+def test_not_an_image_is_refused_and_nothing_is_kept(client, member, game):
+    response = upload(client, game, "notes.txt", b"7H 8H 9H", content_type="text/plain")
+    assert "not a photo we can read" in text_of(response)
+    assert not Photo.objects.exists()
+
+
+def test_a_gif_is_refused_by_name(client, member, game):
+    gif = encoded(Image.new("RGB", (40, 40), "white"), "GIF")
+    assert "use JPEG, PNG, WebP or HEIC" in text_of(upload(client, game, "a.gif", gif))
+    assert not Photo.objects.exists()
+
+
+def test_too_many_bytes_is_refused(client, member, game, settings):
+    settings.PHOTO_MAX_BYTES = 10_000
+    response = upload(client, game, "big.jpg", PHOTO.read_bytes())
+    assert "photos up to 0 MB" in text_of(response) or "MB are accepted" in text_of(response)
+    assert not Photo.objects.exists()
+
+
+def test_a_decompression_bomb_is_refused_before_it_is_decoded(client, member, game):
+    bomb = encoded(Image.new("1", (12_000, 12_000)), "PNG")
+    assert len(bomb) < 1_000_000
+    response = upload(client, game, "bomb.png", bomb, content_type="image/png")
+    assert "too large to read" in text_of(response)
+    assert not Photo.objects.exists()
+
+
+def test_a_truncated_photo_is_refused(client, member, game):
+    content = PHOTO.read_bytes()
+    response = upload(client, game, "cut.jpg", content[: len(content) // 2])
+    assert "damaged or cut short" in text_of(response)
+    assert not Photo.objects.exists()
+
+
+def test_heic_from_an_ipad_is_accepted_and_stored_as_jpeg(client, member, game):
+    heic = encoded(Image.open(PHOTO), "HEIF")
+    response = upload(client, game, "IMG_0001.HEIC", heic, content_type="image/heic")
+    assert response.status_code == 200
+    photo = Photo.objects.get()
+    with photo.image.open("rb") as stored, Image.open(stored) as image:
+        assert image.format == "JPEG"
+
+
+def test_location_data_is_stripped_and_orientation_applied(client, member, game):
+    original = Image.open(PHOTO)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # orientation: turned 90 degrees
+    exif[0x8825] = {2: (52.0, 22.0, 1.0), 4: (4.0, 53.0, 2.0)}  # GPS latitude and longitude
+    content = encoded(original, "JPEG", exif=exif)
+    upload(client, game, "gps.jpg", content)
+    photo = Photo.objects.get()
+    with photo.image.open("rb") as stored, Image.open(stored) as image:
+        assert not image.getexif()
+        assert image.size == (original.height, original.width)
+    assert (photo.width, photo.height) == (original.height, original.width)
+
+
+def test_photos_are_served_to_members_only_and_can_be_deleted(client, member, game):
+    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    photo = Photo.objects.get()
+    url = reverse("photo", args=[photo.pk])
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/jpeg"
+    stranger = make_user()
+    make_club(stranger)
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+    assert client.post(reverse("photo_delete", args=[photo.pk])).status_code == 404
+    client.logout()
+    assert client.get(url).status_code == 302
+    client.force_login(game.club.memberships.get().user)
+    assert client.get(reverse("photo_delete", args=[photo.pk])).status_code == 405
+    path = Path(photo.image.path)
+    assert client.post(reverse("photo_delete", args=[photo.pk])).status_code == 302
+    assert not Photo.objects.exists()
+    assert not path.exists()
+
+
+def test_the_check_asked_about_a_photo_keeps_it(client, member, game):
+    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    photo = Photo.objects.get()
+    client.post(
+        reverse("table_check", args=[game.pk]),
+        {"question": "meld", "cards": "6S 6H 6D", "photo": photo.pk},
+    )
+    photo.refresh_from_db()
+    assert photo.check_asked == Check.objects.get()
+
+
+def test_score_entry_reads_a_hand_from_a_photo_and_keeps_what_was_typed(client, member, game):
+    seats = list(game.seats.order_by("position"))
+    client.post(reverse("went_out", args=[game.pk]), {"version": 0, "seat": seats[0].pk})
+    game.refresh_from_db()
+    response = client.post(
+        reverse("score_photo", args=[game.pk]),
+        {
+            "version": game.version,
+            "photo_seat": seats[1].pk,
+            f"photo_{seats[1].pk}": SimpleUploadedFile("hand.jpg", PHOTO.read_bytes()),
+            f"cards_{seats[2].pk}": "K 7",
+        },
+        headers={"HX-Request": "true"},
+    )
+    body = text_of(response)
+    assert f'name="cards_{seats[1].pk}" value="6S' in body
+    assert f'name="cards_{seats[2].pk}" value="K 7"' in body
+    assert Photo.objects.count() == 1
