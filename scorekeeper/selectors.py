@@ -178,6 +178,11 @@ def game_board(game: Game, *, history: int = 8) -> Board:
     )
 
 
+def game_checks(game: Game):
+    """Every question asked of the meld checker at the table, with its answer and photos."""
+    return game.checks.select_related("round", "created_by").prefetch_related("photos")
+
+
 def game_history(game: Game):
     """Every event of the table, newest first, with who did it and whether it was taken back."""
     return (

@@ -216,7 +216,12 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 def history(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk)
-    return render(request, "history.html", {"game": game, "events": selectors.game_history(game)})
+    context = {
+        "game": game,
+        "events": selectors.game_history(game),
+        "checks": selectors.game_checks(game),
+    }
+    return render(request, "history.html", context)
 
 
 @require_POST

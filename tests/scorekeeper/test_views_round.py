@@ -183,9 +183,19 @@ def test_round_edit_page_and_save(client, member, game):
 
 def test_history_lists_every_change(client, member, game):
     play_round(game)
+    client.post(reverse("table_check", args=[game.pk]), {"question": "meld", "cards": "8H 8S 8D"})
     response = client.get(reverse("history", args=[game.pk]))
     assert response.status_code == 200
     assert "Contract 1 scored" in response.content.decode()
+    assert "8H 8S 8D" in response.content.decode()
+
+
+def test_history_query_count_does_not_grow(client, member, game, django_assert_max_num_queries):
+    for _ in range(3):
+        play_round(game)
+        client.post(reverse("table_check", args=[game.pk]), {"question": "meld", "cards": "8H 8S"})
+    with django_assert_max_num_queries(8):
+        assert client.get(reverse("history", args=[game.pk])).status_code == 200
 
 
 @pytest.mark.parametrize("players,rounds", [(3, 0), (5, 6)])
