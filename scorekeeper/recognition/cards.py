@@ -1,4 +1,4 @@
-"""The card labels the recognizer can output, in the notation of rules/ (``10H``, ``QS``, ``JK``)."""
+"""The labels the recognizer outputs, in the notation of rules/ (``10H``, ``QS``, ``JK``)."""
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")

@@ -80,7 +80,8 @@ def main() -> None:
             wrong = " ".join(sorted(found - expected)) or "-"
             missed = " ".join(sorted(expected - found)) or "-"
             print(
-                f"{name}\tfound {len(found & expected)}/{len(expected)}\twrong {wrong}\tmissed {missed}"
+                f"{name}\tfound {len(found & expected)}/{len(expected)}"
+                f"\twrong {wrong}\tmissed {missed}"
             )
 
     def summary(groups) -> dict:

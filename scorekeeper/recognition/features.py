@@ -4,7 +4,7 @@ import numpy as np
 
 from .corners import PATCH_HEIGHT, PATCH_WIDTH
 
-CELL = 6
+CELL = 4
 BINS = 9
 
 

@@ -33,7 +33,7 @@ def load_image(source: ImageSource, *, max_side: int | None = None) -> np.ndarra
 def load_image_scaled(
     source: ImageSource, *, max_side: int | None = None
 ) -> tuple[np.ndarray, float]:
-    """Like ``load_image``, also returning the factor from returned pixels to full upright pixels."""
+    """Like ``load_image``, also returning the factor from returned to full upright pixels."""
     if isinstance(source, bytes | bytearray | memoryview):
         source = io.BytesIO(bytes(source))
     try:

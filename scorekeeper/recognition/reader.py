@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import BACKGROUND
-from .corners import Candidates, extract_patches, find_candidates
+from .corners import LOOKS, Candidates, extract_patches, find_candidates, second_looks
 from .features import patch_features
 from .images import ImageSource, load_image_scaled
 from .model import CornerModel, default_model
@@ -14,6 +14,8 @@ from .model import CornerModel, default_model
 WORKING_SIDE = 1280
 # A card read wrong costs more than a card missed, so weak readings are dropped.
 MIN_CONFIDENCE = 0.8
+# Readings this weak at first sight get no second look.
+FIRST_LOOK_CONFIDENCE = 0.3
 
 
 @dataclass(frozen=True)
@@ -77,27 +79,42 @@ def read_corners(
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
     background = model.classes.index(BACKGROUND)
-    keep = np.flatnonzero((best != background) & (confidence >= min_confidence))
+    keep = np.flatnonzero((best != background) & (confidence >= FIRST_LOOK_CONFIDENCE))
     keep = keep[np.argsort(-confidence[keep], kind="stable")]
     kept = Candidates(candidates.first[keep], candidates.second[keep])
-    centres, spacings, downs = kept.centre, kept.spacing, kept.down
-    outlines = kept.corners()
-    corners: list[_Corner] = []
-    for position, index in enumerate(keep):
-        centre, spacing = centres[position], spacings[position]
-        # Readings of one index from different glyph pairs overlap: keep the strongest.
-        if any(
-            np.linalg.norm(other.centre - centre) < 0.8 * max(other.spacing, spacing)
-            for other in corners
+    centres, spacings = kept.centre, kept.spacing
+    # Readings of one index from different glyph pairs overlap: keep the strongest.
+    chosen: list[int] = []
+    for position in range(len(keep)):
+        if not any(
+            np.linalg.norm(centres[other] - centres[position])
+            < 0.8 * max(spacings[other], spacings[position])
+            for other in chosen
         ):
+            chosen.append(position)
+    if not chosen:
+        return []
+    chosen_candidates = Candidates(kept.first[chosen], kept.second[chosen])
+    # A second look, slightly turned, scaled and shifted: a reading that holds up is trusted.
+    looks = second_looks(chosen_candidates)
+    averaged = (
+        model.probabilities(patch_features(extract_patches(pixels, looks)))
+        .reshape(len(chosen), LOOKS, -1)
+        .mean(axis=1)
+    )
+    outlines = chosen_candidates.corners()
+    corners: list[_Corner] = []
+    for position, probability in enumerate(averaged):
+        label = int(probability.argmax())
+        if label == background or probability[label] < min_confidence:
             continue
         corners.append(
             _Corner(
-                card=model.classes[best[index]],
-                confidence=float(confidence[index]),
-                centre=centre,
-                down=downs[position],
-                spacing=float(spacing),
+                card=model.classes[label],
+                confidence=float(probability[label]),
+                centre=chosen_candidates.centre[position],
+                down=chosen_candidates.down[position],
+                spacing=float(chosen_candidates.spacing[position]),
                 outline=outlines[position],
             )
         )

@@ -128,11 +128,11 @@ def real_samples(crops, model: CornerModel, rng) -> tuple[np.ndarray, list[str],
         used += 1
         chosen = Candidates(candidates.first[[best]], candidates.second[[best]])
         patches.append(extract_patches(padded, chosen))
-        patches.append(extract_patches(padded, jittered(chosen, 9, rng)))
-        labels += [card] * 10
+        patches.append(extract_patches(padded, jittered(chosen, 24, rng)))
+        labels += [card] * 25
         flipped = Candidates(chosen.second, chosen.first)
-        patches.append(extract_patches(padded, jittered(flipped, 3, rng)))
-        labels += [BACKGROUND] * 3
+        patches.append(extract_patches(padded, jittered(flipped, 6, rng)))
+        labels += [BACKGROUND] * 6
     return np.concatenate(patches), labels, used
 
 
@@ -143,7 +143,7 @@ def fit(features: np.ndarray, labels: list[str], seed: int, epochs: int) -> Corn
     mean = features.mean(axis=0)
     scale = features.std(axis=0) + 1e-3
     network = MLPClassifier(
-        hidden_layer_sizes=(256,),
+        hidden_layer_sizes=(384,),
         alpha=3e-4,
         batch_size=256,
         learning_rate_init=1e-3,
