@@ -78,6 +78,7 @@ def test_too_many_bytes_is_refused(client, member, game, settings):
     assert not Photo.objects.exists()
 
 
+@pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")
 def test_a_decompression_bomb_is_refused_before_it_is_decoded(client, member, game):
     bomb = encoded(Image.new("1", (12_000, 12_000)), "PNG")
     assert len(bomb) < 1_000_000
