@@ -176,9 +176,16 @@ def main() -> None:
     started = time.monotonic()
     rng = np.random.default_rng(SEED)
     deck = render_deck(fetch_deck(arguments.deck_cache))
-    synthetic_patches, synthetic_labels = synthetic_samples(
-        deck, arguments.scenes, arguments.workers
-    )
+    # Scenes are the slow part and depend only on the seed and count: keep them between runs.
+    cached = arguments.deck_cache / f"scenes-{SEED}-{arguments.scenes}.npz"
+    if cached.exists():
+        with np.load(cached) as stored:
+            synthetic_patches, synthetic_labels = stored["patches"], list(stored["labels"])
+    else:
+        synthetic_patches, synthetic_labels = synthetic_samples(
+            deck, arguments.scenes, arguments.workers
+        )
+        np.savez(cached, patches=synthetic_patches, labels=np.array(synthetic_labels))
     synthetic_features = patch_features(synthetic_patches)
     positives = sum(label != BACKGROUND for label in synthetic_labels)
     print(f"synthetic: {len(synthetic_labels)} patches, {positives} indices", flush=True)

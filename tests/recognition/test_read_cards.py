@@ -1,0 +1,130 @@
+"""The recognizer on real photos (copied from shared/cardphotos, see photos/ATTRIBUTION.md)."""
+
+import dataclasses
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from scorekeeper.recognition import Detection, UnreadableImage, load_image, read_cards
+
+PHOTOS = Path(__file__).with_name("photos")
+
+# Photo, the cards it shows, and how many of them must be read. A missed card is tolerated (the
+# player adds it by hand); a wrong card is not, so no test allows one.
+EXPECTED = [
+    ("win_016.jpg", "3S 4S 4D 4C 5S 5H 5C 8S 8H 9S 10D 10C JC QD KC AS AD AC", 15),
+    ("phone_010.jpg", "6S", 1),
+]
+
+
+def cards_read(source) -> set[str]:
+    return {detection.card for detection in read_cards(source)}
+
+
+@pytest.mark.parametrize(("name", "cards", "at_least"), EXPECTED)
+def test_reads_the_cards_in_a_photo(name, cards, at_least):
+    shown = set(cards.split())
+
+    read = cards_read(PHOTOS / name)
+
+    assert read <= shown, f"wrong cards: {read - shown}"
+    assert len(read) >= at_least, f"missed: {shown - read}"
+
+
+def test_detections_are_frozen_with_boxes_inside_the_image():
+    detections = read_cards(PHOTOS / "win_016.jpg")
+
+    assert detections
+    for detection in detections:
+        assert isinstance(detection, Detection)
+        assert 0 <= detection.confidence <= 1
+        x0, y0, x1, y1 = detection.box
+        assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 640
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            detection.card = "AS"
+
+
+def test_path_string_bytes_and_file_give_the_same_reading():
+    path = PHOTOS / "win_016.jpg"
+    expected = read_cards(path)
+
+    assert read_cards(str(path)) == expected
+    assert read_cards(path.read_bytes()) == expected
+    with path.open("rb") as handle:
+        assert read_cards(handle) == expected
+
+
+def _with_exif_orientation(path: Path, orientation: int, turn: int) -> bytes:
+    """The photo stored turned by ``turn`` degrees, with the EXIF tag that turns it back."""
+    with Image.open(path) as image:
+        stored = image.convert("RGB").transpose(turn)
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    stored.save(buffer, "JPEG", quality=95, exif=exif)
+    return buffer.getvalue()
+
+
+def test_exif_orientation_is_undone_and_boxes_are_in_the_upright_image():
+    path = PHOTOS / "phone_010.jpg"
+    # Orientation 6 means "rotate 90 degrees clockwise to display": store it turned the other way.
+    upload = _with_exif_orientation(path, 6, Image.Transpose.ROTATE_90)
+    upright = load_image(path)
+
+    assert load_image(upload).shape == upright.shape
+    read = read_cards(upload)
+    plain = read_cards(path)
+    assert {d.card for d in read} == {d.card for d in plain} == {"6S"}
+    # The box lies where the card is in the upright picture, up to JPEG re-encoding.
+    assert np.allclose(read[0].box, plain[0].box, atol=12)
+
+
+def test_photo_turned_sideways_is_still_read():
+    with Image.open(PHOTOS / "win_016.jpg") as image:
+        turned = image.rotate(90, expand=True)
+    buffer = io.BytesIO()
+    turned.save(buffer, "JPEG", quality=95)
+
+    read = cards_read(buffer.getvalue())
+
+    shown = set(EXPECTED[0][1].split())
+    assert read <= shown
+    assert len(read) >= EXPECTED[0][2] - 2
+
+
+@pytest.mark.parametrize(
+    "upload",
+    [
+        b"",
+        b"not an image at all",
+        (PHOTOS / "win_016.jpg").read_bytes()[:2000],
+        b"\x89PNG\r\n\x1a\n" + b"\x00" * 64,
+    ],
+    ids=["empty", "text", "truncated-jpeg", "broken-png"],
+)
+def test_unreadable_input_raises_unreadable_image(upload):
+    with pytest.raises(UnreadableImage):
+        read_cards(upload)
+
+
+def test_unreadable_image_is_a_value_error(tmp_path):
+    bad = tmp_path / "photo.jpg"
+    bad.write_text("hello")
+
+    with pytest.raises(ValueError):
+        load_image(bad)
+
+
+def test_missing_file_raises_unreadable_image(tmp_path):
+    with pytest.raises(UnreadableImage):
+        read_cards(tmp_path / "nothing.jpg")
+
+
+def test_blank_photo_has_no_cards():
+    buffer = io.BytesIO()
+    Image.new("RGB", (640, 480), "white").save(buffer, "PNG")
+
+    assert read_cards(buffer.getvalue()) == []
