@@ -16,7 +16,7 @@ from PIL import Image
 from .model import default_model
 from .reader import read_cards
 
-DEFAULT_PHOTO = Path(__file__).parents[2] / "tests" / "recognition" / "photos" / "win_016.jpg"
+DEFAULT_PHOTO = Path(__file__).parents[2] / "tests" / "recognition" / "photos" / "win_029.jpg"
 
 
 def encoded(photo: Path, size: tuple[int, int]) -> bytes:

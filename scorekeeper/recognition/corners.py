@@ -49,10 +49,14 @@ class Candidates:
         return (self.second - self.first) / np.maximum(self.spacing, 1e-6)[:, None]
 
     def corners(self) -> np.ndarray:
-        """(N, 4, 2) patch corners in the image: top-left, top-right, bottom-right, bottom-left."""
+        """(N, 4, 2) patch corners in the image, going round the patch.
+
+        The patch's x axis runs to the card's left, so patches are mirror images of the index.
+        Training and reading share this function, so the model learned them that way.
+        """
         down = self.down
-        right = np.stack([-down[:, 1], down[:, 0]], axis=1)
-        half_x = (PATCH_SPAN_X * self.spacing / 2)[:, None] * right
+        mirrored_right = np.stack([-down[:, 1], down[:, 0]], axis=1)
+        half_x = (PATCH_SPAN_X * self.spacing / 2)[:, None] * mirrored_right
         half_y = (PATCH_SPAN_Y * self.spacing / 2)[:, None] * down
         centre = self.centre
         return np.stack(

@@ -152,7 +152,7 @@ def _opposite_corners(one: _Corner, other: _Corner) -> bool:
     if abs(one.spacing - other.spacing) > 0.4 * size:
         return False
     offset = other.centre - one.centre
-    right = np.array([-one.down[1], one.down[0]])
+    right = np.array([one.down[1], -one.down[0]])
     along_down, along_right = offset @ one.down, offset @ right
     # Seen from either index, the other lies down and to the right in its own upright frame.
     return 4.5 * size <= along_down <= 14 * size and 2.5 * size <= along_right <= 10 * size

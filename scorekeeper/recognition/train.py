@@ -128,11 +128,11 @@ def real_samples(crops, model: CornerModel, rng) -> tuple[np.ndarray, list[str],
         used += 1
         chosen = Candidates(candidates.first[[best]], candidates.second[[best]])
         patches.append(extract_patches(padded, chosen))
-        patches.append(extract_patches(padded, jittered(chosen, 24, rng)))
-        labels += [card] * 25
+        patches.append(extract_patches(padded, jittered(chosen, 40, rng)))
+        labels += [card] * 41
         flipped = Candidates(chosen.second, chosen.first)
-        patches.append(extract_patches(padded, jittered(flipped, 6, rng)))
-        labels += [BACKGROUND] * 6
+        patches.append(extract_patches(padded, jittered(flipped, 8, rng)))
+        labels += [BACKGROUND] * 8
     return np.concatenate(patches), labels, used
 
 
