@@ -166,7 +166,9 @@ def fit(features: np.ndarray, labels: list[str], seed: int, epochs: int) -> Corn
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--crops", type=Path, default=Path("/work/shared/cardcrops"))
-    parser.add_argument("--deck-cache", type=Path, default=Path("build/deck"))
+    parser.add_argument(
+        "--deck-cache", type=Path, default=Path.home() / ".cache" / "scorekeeper-recognition"
+    )
     parser.add_argument("--scenes", type=int, default=1200)
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
