@@ -169,7 +169,7 @@ def main() -> None:
     parser.add_argument(
         "--deck-cache", type=Path, default=Path.home() / ".cache" / "scorekeeper-recognition"
     )
-    parser.add_argument("--scenes", type=int, default=1200)
+    parser.add_argument("--scenes", type=int, default=1500)
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--output", type=Path, default=MODEL_PATH)
