@@ -11,12 +11,21 @@ from .cards import (
     parse_ranks,
 )
 from .going_down import check_going_down, find_going_down
-from .house_rules import CONTRACTS, SETTINGS, Contract, HouseRules, RulesError, rules_summary
+from .house_rules import (
+    CONTRACTS,
+    MAX_POINTS,
+    SETTINGS,
+    Contract,
+    HouseRules,
+    RulesError,
+    rules_summary,
+)
 from .melds import Meld, Verdict, check_lay_off, check_meld, shanghai_targets
 from .scoring import hand_problems, penalty_points
 
 __all__ = [
     "CONTRACTS",
+    "MAX_POINTS",
     "SETTINGS",
     "Card",
     "CardError",

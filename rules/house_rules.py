@@ -64,6 +64,7 @@ DEFAULT_POINTS = (
     (JOKER, 50),
 )
 POINT_RANKS = (*RANKS, JOKER)
+MAX_POINTS = 1000
 
 STOCK_EXHAUSTED_CHOICES = ("reshuffle", "end_round")
 ACE_CHOICES = ("high", "low", "high_or_low")
@@ -81,6 +82,7 @@ class Setting:
     help: str
     choices: tuple[tuple[str, str], ...] = ()
     minimum: int | None = None
+    maximum: int = 1000
 
 
 SETTINGS = (
@@ -352,6 +354,8 @@ def _validate(rules: HouseRules) -> None:
                 raise RulesError(f"{setting.label} must be a whole number, not {value!r}.")
             if setting.minimum is not None and value < setting.minimum:
                 raise RulesError(f"{setting.label} must be at least {setting.minimum}.")
+            if value > setting.maximum:
+                raise RulesError(f"{setting.label} must be at most {setting.maximum}.")
         elif setting.kind == "bool":
             if not isinstance(value, bool):
                 raise RulesError(f"{setting.label} must be on or off, not {value!r}.")
@@ -406,8 +410,8 @@ def _validate(rules: HouseRules) -> None:
                 f"but a player holds at most {held} when going down."
             )
     for rank, value in rules.points:
-        if not _is_int(value) or value < 0:
-            raise RulesError(f"Points for {rank} must be a whole number, zero or more.")
+        if not _is_int(value) or not 0 <= value <= MAX_POINTS:
+            raise RulesError(f"Points for {rank} must be a whole number from 0 to {MAX_POINTS}.")
     total = 52 * rules.decks + rules.jokers
     dealt = rules.max_players * max(rules.cards_dealt)
     if total < dealt + 2:

@@ -56,11 +56,22 @@ class GameStartForm(forms.Form):
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         players = club.players.all()
-        for n in range(SEATS):
+        profiles = list(club.profiles.all())
+        self.seats = max([profile.house_rules.max_players for profile in profiles] + [SEATS])
+        for n in range(self.seats):
             self.fields[f"seat_{n}"] = forms.ModelChoiceField(
-                queryset=players, required=False, label=f"Seat {n + 1}", empty_label="—"
+                queryset=players,
+                required=False,
+                label=f"Seat {n + 1}",
+                empty_label="—",
+                error_messages={"invalid_choice": "Pick a player of this club."},
             )
-        self.order_fields([f"seat_{n}" for n in range(SEATS)])
+        self.order_fields([f"seat_{n}" for n in range(self.seats)])
+        self.fields["first_dealer"].choices = [(n, f"Seat {n + 1}") for n in range(self.seats)]
+        self.fields["season"].error_messages["invalid_choice"] = "Pick one of this club's seasons."
+        self.fields["profile"].error_messages["invalid_choice"] = (
+            "Pick one of this club's rule profiles."
+        )
         self.fields["season"].queryset = club.seasons.all()
         self.fields["profile"].queryset = club.profiles.all()
         self.fields["season"].initial = club.seasons.first()
@@ -69,11 +80,14 @@ class GameStartForm(forms.Form):
 
     @property
     def seat_fields(self):
-        return [self[f"seat_{n}"] for n in range(SEATS)]
+        return [self[f"seat_{n}"] for n in range(self.seats)]
 
     def clean(self):
         cleaned = super().clean()
-        players = [cleaned.get(f"seat_{n}") for n in range(SEATS)]
+        extra = [key for key in self.data if key.startswith("seat_") and key not in self.fields]
+        if extra:
+            raise forms.ValidationError(f"These rules seat at most {self.seats} players.")
+        players = [cleaned.get(f"seat_{n}") for n in range(self.seats)]
         players = [player for player in players if player is not None]
         if len(set(players)) != len(players):
             raise forms.ValidationError("Each player can sit at the table only once.")
@@ -221,7 +235,7 @@ class ProfileForm(forms.Form):
         for rank, points in points_by_rank(house_rules).items():
             label = "Joker" if rank == "JK" else rank
             self.fields[f"points_{rank}"] = forms.IntegerField(
-                min_value=0, label=label, initial=points
+                min_value=0, max_value=rules.MAX_POINTS, label=label, initial=points
             )
 
     @staticmethod
@@ -240,7 +254,9 @@ class ProfileForm(forms.Form):
                 return forms.BooleanField(required=False, initial=value, **common)
             case "choice":
                 return forms.ChoiceField(choices=setting.choices, initial=value, **common)
-        return forms.IntegerField(initial=value, min_value=setting.minimum, **common)
+        return forms.IntegerField(
+            initial=value, min_value=setting.minimum, max_value=setting.maximum, **common
+        )
 
     @property
     def groups(self):

@@ -7,7 +7,7 @@ from datetime import date
 
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 import rules
@@ -202,7 +202,9 @@ def _hand(round_: Round, seat: Seat) -> Hand:
     return round_.hands.select_related("seat__player").get(seat=seat)
 
 
-def _event(game, round_, kind, user, description, *, seat=None, other_seat=None, **changes):
+def _event(
+    game, round_, kind, user, description, *, seat=None, other_seat=None, before=None, after=None
+):
     return Event.objects.create(
         game=game,
         round=round_,
@@ -210,8 +212,8 @@ def _event(game, round_, kind, user, description, *, seat=None, other_seat=None,
         seat=seat,
         other_seat=other_seat,
         description=description,
-        before=changes.get("before", {}),
-        after=changes.get("after", {}),
+        before=before or {},
+        after=after or {},
         created_by=user,
     )
 
@@ -451,7 +453,13 @@ def action_undo(*, game: Game, user) -> Event:
             ).exists()
             Hand.objects.filter(round=round_, seat=last.seat).update(went_down=went_down_before)
         case Event.Kind.ROUND_SCORED:
-            game.rounds.filter(number=round_.number + 1).delete()
+            following = game.rounds.filter(number=round_.number + 1)
+            if following.filter(Q(checks__isnull=False) | Q(photos__isnull=False)).exists():
+                raise ActionRefused(
+                    f"Contract {round_.number + 1} already has checks or photos, so contract "
+                    f"{round_.number} cannot be reopened: edit its scores from the scoreboard."
+                )
+            following.delete()
             round_.hands.update(cards="", points=None)
             round_.finished_at = None
             round_.save(update_fields=["finished_at"])

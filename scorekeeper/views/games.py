@@ -137,6 +137,10 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 def score(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk)
     board = selectors.game_board(game)
+    if board.current is None:
+        return _refused(
+            request, game, services.ActionRefused("This game is over: all contracts are scored.")
+        )
     if not board.scoring:
         # Scores for a round that is no longer being scored: the screen is out of date.
         if request.POST.get("version") != str(game.version):
@@ -233,7 +237,8 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     if not board.scoring:
         return _refused(request, game, services.StaleState())
     data = request.POST.copy()
-    seat = board.current.hands.filter(seat_id=data.get("photo_seat")).first()
+    seat_id = data.get("photo_seat", "")
+    seat = board.current.hands.filter(seat_id=seat_id).first() if seat_id.isdigit() else None
     upload = request.FILES.get(f"photo_{seat.seat_id}") if seat else None
     if upload is None:
         return _table(

@@ -1,6 +1,7 @@
 """House rules: defaults, validation, dict round trip, form settings and summary."""
 
 import json
+import re
 from dataclasses import fields
 
 import pytest
@@ -124,3 +125,15 @@ def test_summary_sentences():
     assert any("high or low but never both" in s for s in changed)
     assert any("take the joker into their hand" in s for s in changed)
     assert all(s.endswith(".") for s in changed)
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"may_i_limit": 10**20}, "May I? per round must be at most 1000"),
+        ({"points": {"JK": 5000}}, "Points for JK must be a whole number from 0 to 1000"),
+    ],
+)
+def test_numbers_too_large_to_play_or_store_are_refused(changes, message):
+    with pytest.raises(RulesError, match=re.escape(message)):
+        HouseRules(**changes)
