@@ -223,7 +223,9 @@ def cards_preview(request: HttpRequest) -> HttpResponse:
     """Live feedback while typing: the cards as faces, or the token that cannot be read."""
     text = request.GET.get("cards", "")
     context = {"melds_preview": [], "error": ""}
-    if text.strip():
+    if len(text) > CheckForm.base_fields["cards"].max_length:
+        context["error"] = "That is more than any hand holds: check a few melds at a time."
+    elif text.strip():
         try:
             context["melds_preview"] = melds_clean(text)
         except Exception as error:  # noqa: BLE001 - a ValidationError with the rules' message

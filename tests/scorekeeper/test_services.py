@@ -298,3 +298,22 @@ def test_a_table_keeps_its_rules_when_the_profile_changes():
     )
     game.refresh_from_db()
     assert game.house_rules.may_i_limit == 2
+
+
+def test_undo_of_a_round_save_keeps_the_next_rounds_checks():
+    game = make_game(players=3)
+    play_round(game)
+    answer = selectors.meld_question_answer(
+        question="meld",
+        cards=rules.parse_cards("8H 8S 8D"),
+        house_rules=game.house_rules,
+        contract=2,
+        table_melds=[],
+    )
+    services.check_record(
+        game=game, question="meld", cards="8H 8S 8D", target=None, answer=answer, user=None
+    )
+    with pytest.raises(services.ActionRefused, match="edit its scores"):
+        services.action_undo(game=game, version=game.version, user=None)
+    assert selectors.game_board(game).current.number == 2
+    assert game.checks.count() == 1
