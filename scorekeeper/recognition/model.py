@@ -1,12 +1,23 @@
-"""The corner-index classifier: a small multilayer perceptron stored as plain numpy arrays."""
+"""The corner-index classifiers.
 
+``CornerModel``, a small multilayer perceptron over gradient histograms stored as plain numpy
+arrays, is fast enough to look at every candidate and screens out what is plainly not an index.
+``PatchNetwork``, a small convolutional network (ONNX, run by OpenCV's dnn module), reads the
+candidates that pass: it tells clubs from spades and small blurred ranks far better.
+"""
+
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 
+from .cards import CLASSES
+
 MODEL_PATH = Path(__file__).with_name("corner_model.npz")
+NETWORK_PATH = Path(__file__).with_name("corner_cnn.onnx")
 
 
 @dataclass(frozen=True)
@@ -57,3 +68,49 @@ def load_model(path: Path) -> CornerModel:
 def default_model() -> CornerModel:
     """The committed model, loaded once per process."""
     return load_model(MODEL_PATH)
+
+
+def normalize_patches(patches: np.ndarray) -> np.ndarray:
+    """(N, 3, H, W) ``float32`` network input: each patch less its mean, over its spread.
+
+    Training (train_cnn.py) applies the same formula.
+    """
+    pixels = patches.astype(np.float32).transpose(0, 3, 1, 2)
+    flat = pixels.reshape(len(pixels), -1)
+    mean = flat.mean(axis=1)[:, None, None, None]
+    spread = flat.std(axis=1, ddof=1)[:, None, None, None] + 8.0
+    return np.ascontiguousarray((pixels - mean) / spread)
+
+
+class PatchNetwork:
+    """The convolutional classifier of upright (H, W, 3) ``uint8`` patches, classes ``CLASSES``."""
+
+    BATCH = 512
+
+    def __init__(self, path: Path) -> None:
+        self.classes = CLASSES
+        self._net = cv2.dnn.readNetFromONNX(str(path))
+        self._lock = threading.Lock()  # an OpenCV network is not safe to run from two threads
+
+    def probabilities(self, patches: np.ndarray) -> np.ndarray:
+        """(N, classes) softmax probabilities."""
+        if len(patches) == 0:
+            return np.zeros((0, len(self.classes)), np.float32)
+        logits = []
+        with self._lock:
+            for start in range(0, len(patches), self.BATCH):
+                self._net.setInput(normalize_patches(patches[start : start + self.BATCH]))
+                logits.append(
+                    np.array(self._net.forward(), np.float32).reshape(-1, len(self.classes))
+                )
+        activation = np.concatenate(logits)
+        activation -= activation.max(axis=1, keepdims=True)
+        np.exp(activation, out=activation)
+        activation /= activation.sum(axis=1, keepdims=True)
+        return activation
+
+
+@cache
+def default_network() -> PatchNetwork:
+    """The committed convolutional network, loaded once per process."""
+    return PatchNetwork(NETWORK_PATH)

@@ -8,12 +8,14 @@ from .cards import BACKGROUND
 from .corners import LOOKS, Candidates, extract_patches, find_candidates, second_looks
 from .features import patch_features
 from .images import ImageSource, load_image_scaled
-from .model import CornerModel, default_model
+from .model import CornerModel, PatchNetwork, default_model, default_network
 
 # Photos are read at most this large: enough for the indices, bounded time on 12-megapixel photos.
 WORKING_SIDE = 1280
 # A card read wrong costs more than a card missed, so weak readings are dropped.
 MIN_CONFIDENCE = 0.8
+# Candidates the perceptron finds at least this likely to be an index go to the network.
+SCREEN_CONFIDENCE = 0.1
 # Readings this weak at first sight get no second look.
 FIRST_LOOK_CONFIDENCE = 0.3
 
@@ -68,17 +70,30 @@ def read_cards(
 
 
 def read_corners(
-    pixels: np.ndarray, *, min_confidence: float, model: CornerModel | None = None
+    pixels: np.ndarray,
+    *,
+    min_confidence: float,
+    model: CornerModel | None = None,
+    network: PatchNetwork | None = None,
 ) -> list[_Corner]:
-    """Every corner index read in an RGB array, one reading per index."""
+    """Every corner index read in an RGB array, one reading per index.
+
+    The perceptron (``model``) screens every candidate; the network reads those that pass.
+    """
     model = model or default_model()
+    network = network or default_network()
     candidates = find_candidates(pixels)
     if len(candidates) == 0:
         return []
-    probabilities = model.probabilities(patch_features(extract_patches(pixels, candidates)))
+    screened = model.probabilities(patch_features(extract_patches(pixels, candidates)))
+    passed = np.flatnonzero(1.0 - screened[:, model.classes.index(BACKGROUND)] >= SCREEN_CONFIDENCE)
+    if len(passed) == 0:
+        return []
+    candidates = Candidates(candidates.first[passed], candidates.second[passed])
+    probabilities = network.probabilities(extract_patches(pixels, candidates))
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
-    background = model.classes.index(BACKGROUND)
+    background = network.classes.index(BACKGROUND)
     keep = np.flatnonzero((best != background) & (confidence >= FIRST_LOOK_CONFIDENCE))
     keep = keep[np.argsort(-confidence[keep], kind="stable")]
     kept = Candidates(candidates.first[keep], candidates.second[keep])
@@ -98,7 +113,7 @@ def read_corners(
     # A second look, slightly turned, scaled and shifted: a reading that holds up is trusted.
     looks = second_looks(chosen_candidates)
     averaged = (
-        model.probabilities(patch_features(extract_patches(pixels, looks)))
+        network.probabilities(extract_patches(pixels, looks))
         .reshape(len(chosen), LOOKS, -1)
         .mean(axis=1)
     )
@@ -110,7 +125,7 @@ def read_corners(
             continue
         corners.append(
             _Corner(
-                card=model.classes[label],
+                card=network.classes[label],
                 confidence=float(probability[label]),
                 centre=chosen_candidates.centre[position],
                 down=chosen_candidates.down[position],

@@ -173,6 +173,12 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--output", type=Path, default=MODEL_PATH)
+    parser.add_argument(
+        "--patches",
+        type=Path,
+        default=None,
+        help="also save the labelled training patches here, for train_cnn",
+    )
     arguments = parser.parse_args()
 
     started = time.monotonic()
@@ -197,6 +203,15 @@ def main() -> None:
     real_patches, real_labels, used = real_samples(crops, first, rng)
     print(f"real: {used} of {len(crops)} crops give an index candidate", flush=True)
 
+    if arguments.patches:
+        np.savez(
+            arguments.patches,
+            synthetic=synthetic_patches,
+            synthetic_labels=np.array(synthetic_labels),
+            real=real_patches,
+            real_labels=np.array(real_labels),
+        )
+        print(f"wrote {arguments.patches}", flush=True)
     features = np.concatenate([synthetic_features, patch_features(real_patches)])
     model = fit(features, synthetic_labels + real_labels, SEED, arguments.epochs)
     model.save(arguments.output)

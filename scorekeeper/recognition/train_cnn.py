@@ -1,0 +1,153 @@
+"""Train the convolutional corner reader: ``python -m scorekeeper.recognition.train_cnn PATCHES``.
+
+Training only. PATCHES is the file ``python -m scorekeeper.recognition.train --patches FILE`` writes
+(synthetic scene patches and real ``subset=train`` crop patches, labelled). Needs torch and onnx
+(requirements-train.txt; torch 2.13 installs for Python 3.11 only, so this runs in its own venv).
+Writes ``corner_cnn.onnx``, which ``model.PatchNetwork`` runs with OpenCV's dnn module.
+"""
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .cards import CLASSES
+from .corners import PATCH_HEIGHT, PATCH_WIDTH
+from .model import NETWORK_PATH
+
+SEED = 20240627
+BATCH = 256
+
+
+def build_network(classes: int):
+    import torch
+    from torch import nn
+    from torch.nn import functional
+
+    class CornerNet(nn.Module):
+        """Three 3x3 convolutions with pooling, then two dense layers: about 5 M multiply-adds."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 24, 3, padding=1)
+            self.conv2 = nn.Conv2d(24, 48, 3, padding=1)
+            self.conv3 = nn.Conv2d(48, 96, 3, padding=1)
+            self.dense = nn.Linear(96 * (PATCH_HEIGHT // 8) * (PATCH_WIDTH // 8), 192)
+            self.out = nn.Linear(192, classes)
+            self.drop = nn.Dropout(0.3)
+
+        def forward(self, x):
+            x = functional.max_pool2d(functional.relu(self.conv1(x)), 2)
+            x = functional.max_pool2d(functional.relu(self.conv2(x)), 2)
+            x = functional.max_pool2d(functional.relu(self.conv3(x)), 2)
+            x = torch.flatten(x, 1)
+            return self.out(self.drop(functional.relu(self.dense(x))))
+
+    return CornerNet()
+
+
+def normalize(x):
+    """As ``model.normalize_patches``: each patch less its mean, over its spread plus 8."""
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    spread = x.std(dim=(1, 2, 3), keepdim=True) + 8.0
+    return (x - mean) / spread
+
+
+def augment(x, generator):
+    """Lighting, white balance, blur, grey photos and sensor noise, on (N, 3, H, W) 0-255 floats."""
+    import torch
+    from torch.nn import functional
+
+    count = x.shape[0]
+
+    def normal(*shape):
+        return torch.randn(*shape, generator=generator).clamp(-2, 2)
+
+    def chance(probability):
+        return torch.rand(count, generator=generator) < probability
+
+    x = (x - 128) * (1 + 0.25 * normal(count, 1, 1, 1)) * (1 + 0.08 * normal(count, 3, 1, 1))
+    x = x + 128 + 30 * normal(count, 1, 1, 1)
+    blur = chance(0.35)
+    if blur.any():
+        kernel = torch.tensor([[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]) / 16
+        kernel = kernel.view(1, 1, 3, 3).repeat(3, 1, 1, 1)
+        padded = functional.pad(x[blur], (1, 1, 1, 1), mode="replicate")
+        x[blur] = functional.conv2d(padded, kernel, groups=3)
+    grey = chance(0.05)
+    if grey.any():
+        x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1).clone()
+    noise = torch.rand(count, 1, 1, 1, generator=generator) * 10
+    x = x + torch.randn(x.shape, generator=generator) * noise
+    return x.clamp(0, 255)
+
+
+def main() -> None:
+    import torch
+    from torch.nn import functional
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("patches", type=Path)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--real-weight", type=int, default=2, help="copies of each real patch")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--output", type=Path, default=NETWORK_PATH)
+    arguments = parser.parse_args()
+
+    torch.manual_seed(SEED)
+    torch.set_num_threads(arguments.threads)
+    generator = torch.Generator().manual_seed(SEED)
+    with np.load(arguments.patches) as stored:
+        synthetic, synthetic_labels = stored["synthetic"], list(stored["synthetic_labels"])
+        real, real_labels = stored["real"], list(stored["real_labels"])
+    index = {name: position for position, name in enumerate(CLASSES)}
+    patches = np.concatenate([synthetic] + [real] * arguments.real_weight)
+    labels = [index[str(name)] for name in synthetic_labels + real_labels * arguments.real_weight]
+    inputs = torch.from_numpy(patches).permute(0, 3, 1, 2).contiguous()
+    targets = torch.tensor(labels)
+    print(f"{len(targets)} patches ({len(real)} real, used {arguments.real_weight}x)", flush=True)
+
+    network = build_network(len(CLASSES))
+    optimizer = torch.optim.AdamW(network.parameters(), 2e-3, weight_decay=1e-4)
+    batches = len(targets) // BATCH
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, 3e-3, total_steps=arguments.epochs * batches
+    )
+    started = time.monotonic()
+    for epoch in range(arguments.epochs):
+        network.train()
+        order = torch.randperm(len(targets), generator=generator)
+        total_loss, correct = 0.0, 0
+        for batch in range(batches):
+            chosen = order[batch * BATCH : (batch + 1) * BATCH]
+            logits = network(normalize(augment(inputs[chosen].float(), generator)))
+            loss = functional.cross_entropy(logits, targets[chosen], label_smoothing=0.05)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            total_loss += loss.item() * len(chosen)
+            correct += int((logits.argmax(1) == targets[chosen]).sum())
+        seen = batches * BATCH
+        print(
+            f"epoch {epoch}: loss {total_loss / seen:.4f}, accuracy {correct / seen:.4f}, "
+            f"{time.monotonic() - started:.0f} s",
+            flush=True,
+        )
+    network.eval()
+    torch.onnx.export(
+        network,
+        torch.zeros(1, 3, PATCH_HEIGHT, PATCH_WIDTH),
+        str(arguments.output),
+        input_names=["patches"],
+        output_names=["logits"],
+        dynamic_axes={"patches": {0: "count"}, "logits": {0: "count"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print(f"wrote {arguments.output} in {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""The committed convolutional corner reader: small, loaded once, and well-formed output."""
+
+import numpy as np
+
+from scorekeeper.recognition.cards import CLASSES
+from scorekeeper.recognition.corners import PATCH_HEIGHT, PATCH_WIDTH
+from scorekeeper.recognition.model import NETWORK_PATH, default_network, normalize_patches
+
+
+def test_network_file_is_small():
+    assert NETWORK_PATH.stat().st_size < 5_000_000
+
+
+def test_network_is_loaded_once():
+    assert default_network() is default_network()
+
+
+def test_probabilities_cover_every_class_and_sum_to_one():
+    rng = np.random.default_rng(0)
+    patches = rng.integers(0, 256, (700, PATCH_HEIGHT, PATCH_WIDTH, 3), dtype=np.uint8)
+
+    probabilities = default_network().probabilities(patches)
+
+    assert probabilities.shape == (700, len(CLASSES))
+    assert np.allclose(probabilities.sum(axis=1), 1, atol=1e-4)
+
+
+def test_no_patches_give_no_probabilities():
+    empty = np.zeros((0, PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+
+    assert default_network().probabilities(empty).shape == (0, len(CLASSES))
+
+
+def test_patches_are_normalized_for_lighting():
+    rng = np.random.default_rng(1)
+    patch = rng.integers(60, 200, (1, PATCH_HEIGHT, PATCH_WIDTH, 3), dtype=np.uint8)
+    brighter = (patch.astype(np.int32) + 40).astype(np.uint8)
+
+    normalized = normalize_patches(patch)
+
+    assert normalized.shape == (1, 3, PATCH_HEIGHT, PATCH_WIDTH)
+    assert abs(float(normalized.mean())) < 1e-4
+    assert np.allclose(normalized, normalize_patches(brighter), atol=1e-4)
