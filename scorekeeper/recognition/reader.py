@@ -13,7 +13,9 @@ from .model import CornerModel, PatchNetwork, default_model, default_network
 # Photos are read at most this large: enough for the indices, bounded time on 12-megapixel photos.
 WORKING_SIDE = 1280
 # A card read wrong costs more than a card missed, so weak readings are dropped.
-MIN_CONFIDENCE = 0.8
+MIN_CONFIDENCE = 0.85
+# Corners read at least this well count towards a card; a card needs MIN_CONFIDENCE in all.
+CORNER_CONFIDENCE = 0.5
 # Candidates the perceptron finds at least this likely to be an index go to the network.
 SCREEN_CONFIDENCE = 0.1
 # Readings this weak at first sight get no second look.
@@ -52,9 +54,13 @@ def read_cards(
     Raises ``UnreadableImage`` when the input cannot be decoded as an image.
     """
     pixels, scale = load_image_scaled(image, max_side=WORKING_SIDE)
-    corners = read_corners(pixels, min_confidence=min_confidence, model=model)
+    floor = min(min_confidence, CORNER_CONFIDENCE)
+    corners = read_corners(pixels, min_confidence=floor, model=model)
     detections = []
     for group in _group_corners_into_cards(corners):
+        confidence = _card_confidence(group)
+        if confidence < min_confidence:
+            continue
         outline = np.concatenate([corner.outline for corner in group]) * scale
         height, width = np.array(pixels.shape[:2]) * scale
         x0, y0 = np.clip(outline.min(axis=0), 0, [width, height])
@@ -62,7 +68,7 @@ def read_cards(
         detections.append(
             Detection(
                 card=group[0].card,
-                confidence=round(max(corner.confidence for corner in group), 4),
+                confidence=round(confidence, 4),
                 box=(int(x0), int(y0), int(round(x1)), int(round(y1))),
             )
         )
@@ -134,6 +140,11 @@ def read_corners(
             )
         )
     return corners
+
+
+def _card_confidence(group: list[_Corner]) -> float:
+    """Both corners of one card read alike are two pieces of evidence: 0.6 and 0.6 make 0.84."""
+    return 1.0 - float(np.prod([1.0 - corner.confidence for corner in group]))
 
 
 def _group_corners_into_cards(corners: list[_Corner]) -> list[list[_Corner]]:

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from scorekeeper.recognition.reader import _Corner, _group_corners_into_cards
+from scorekeeper.recognition.reader import _card_confidence, _Corner, _group_corners_into_cards
 
 UP = np.array([0.0, 1.0])  # "down" on an upright card points down the image
 
@@ -32,3 +32,10 @@ def test_corners_group_into_cards(corners, cards):
     groups = _group_corners_into_cards(corners)
 
     assert sorted(group[0].card for group in groups) == cards
+
+
+def test_two_corners_read_alike_strengthen_the_card():
+    one, other = corner("7H", 100, 100), corner("7H", 220, 270, down=-UP)  # confidence 0.9 each
+
+    assert _card_confidence([one]) == pytest.approx(0.9)
+    assert _card_confidence([one, other]) == pytest.approx(0.99)
