@@ -89,7 +89,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("patches", type=Path)
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--real-weight", type=int, default=2, help="copies of each real patch")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--output", type=Path, default=NETWORK_PATH)
