@@ -18,7 +18,7 @@ from .cards import BACKGROUND, CLASSES
 from .corners import Candidates, extract_patches, find_candidates
 from .features import patch_features
 from .images import load_image
-from .model import MODEL_PATH, CornerModel
+from .model import MODEL_PATH, CornerModel, PatchNetwork, default_network
 from .synth import fetch_deck, label_candidates, make_scene, render_deck
 
 SEED = 20240627
@@ -90,9 +90,20 @@ def real_crops(crops_dir: Path) -> list[tuple[np.ndarray, str]]:
 
 
 def crop_candidates(crop: np.ndarray) -> tuple[np.ndarray, Candidates]:
-    """The crop padded with its own border, and the candidates lying on its labelled index."""
+    """The crop padded with its own border, and the candidates lying on its labelled index.
+
+    Small blurred crops are enlarged further when their glyphs run together at the first size.
+    """
+    for least_height in (60.0, 120.0):
+        padded, candidates = _crop_candidates(crop, least_height)
+        if len(candidates):
+            break
+    return padded, candidates
+
+
+def _crop_candidates(crop: np.ndarray, least_height: float) -> tuple[np.ndarray, Candidates]:
     height, width = crop.shape[:2]
-    scale = max(1.0, 60.0 / height)
+    scale = max(1.0, least_height / height)
     if scale > 1:
         crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
         height, width = crop.shape[:2]
@@ -113,15 +124,20 @@ def crop_candidates(crop: np.ndarray) -> tuple[np.ndarray, Candidates]:
     return padded, Candidates(candidates.first[inside], candidates.second[inside])
 
 
-def real_samples(crops, model: CornerModel, rng) -> tuple[np.ndarray, list[str], int]:
-    """Patches from the real crops: the candidate the model finds most like the crop's label."""
+def real_samples(crops, network: PatchNetwork, rng) -> tuple[np.ndarray, list[str], int]:
+    """Patches from the real crops: the candidate the network finds most like the crop's label.
+
+    The network only chooses which candidate inside a labelled crop is its index (rank above suit,
+    not suit above rank); the committed one does, or any earlier one.
+    """
     patches, labels, used = [], [], 0
     for crop, card in crops:
         padded, candidates = crop_candidates(crop)
         if len(candidates) == 0:
             continue
-        features = patch_features(extract_patches(padded, candidates))
-        probability = model.probabilities(features)[:, CLASSES.index(card)]
+        probability = network.probabilities(extract_patches(padded, candidates))[
+            :, CLASSES.index(card)
+        ]
         best = int(np.argmax(probability))
         if probability[best] < 0.02:
             continue
@@ -198,9 +214,8 @@ def main() -> None:
     positives = sum(label != BACKGROUND for label in synthetic_labels)
     print(f"synthetic: {len(synthetic_labels)} patches, {positives} indices", flush=True)
 
-    first = fit(synthetic_features, synthetic_labels, SEED, max(10, arguments.epochs // 3))
     crops = real_crops(arguments.crops)
-    real_patches, real_labels, used = real_samples(crops, first, rng)
+    real_patches, real_labels, used = real_samples(crops, default_network(), rng)
     print(f"real: {used} of {len(crops)} crops give an index candidate", flush=True)
 
     if arguments.patches:

@@ -55,7 +55,12 @@ def normalize(x):
 
 
 def augment(x, generator):
-    """Lighting, white balance, blur, grey photos and sensor noise, on (N, 3, H, W) 0-255 floats."""
+    """Random photo faults on (N, 3, H, W) 0-255 floats.
+
+    Geometry (squashed, sheared, turned: photos stretched to a square squash their indices), low
+    resolution, lighting, white balance, blur, grey photos, sensor noise and isolated dots (the
+    webcam photos carry salt-and-pepper noise).
+    """
     import torch
     from torch.nn import functional
 
@@ -64,9 +69,41 @@ def augment(x, generator):
     def normal(*shape):
         return torch.randn(*shape, generator=generator).clamp(-2, 2)
 
+    def uniform(low, high, *shape):
+        return low + (high - low) * torch.rand(*shape, generator=generator)
+
     def chance(probability):
         return torch.rand(count, generator=generator) < probability
 
+    bent = chance(0.7)
+    if bent.any():
+        many = int(bent.sum())
+        turn = uniform(-0.1, 0.1, many)
+        cos, sin = torch.cos(turn), torch.sin(turn)
+        # Above 1: narrower (squash) or flatter (stretch) glyphs, by up to 1.8 times.
+        squash = torch.exp(uniform(-0.4, 0.6, many))
+        stretch = torch.exp(uniform(-0.3, 0.6, many))
+        shear = uniform(-0.15, 0.15, many)
+        theta = torch.zeros(many, 2, 3)
+        theta[:, 0, 0] = cos * squash
+        theta[:, 0, 1] = -sin * stretch + shear
+        theta[:, 1, 0] = sin * squash
+        theta[:, 1, 1] = cos * stretch
+        theta[:, :, 2] = uniform(-0.06, 0.06, many, 2)
+        grid = functional.affine_grid(theta, list(x[bent].shape), align_corners=False)
+        x[bent] = functional.grid_sample(
+            x[bent], grid, mode="bilinear", padding_mode="border", align_corners=False
+        )
+    coarse = chance(0.3)
+    if coarse.any():
+        height, width = x.shape[2:]
+        factor = float(uniform(0.35, 0.75, 1))
+        small = functional.interpolate(
+            x[coarse], size=(round(height * factor), round(width * factor)), mode="area"
+        )
+        x[coarse] = functional.interpolate(
+            small, size=(height, width), mode="bilinear", align_corners=False
+        )
     x = (x - 128) * (1 + 0.25 * normal(count, 1, 1, 1)) * (1 + 0.08 * normal(count, 3, 1, 1))
     x = x + 128 + 30 * normal(count, 1, 1, 1)
     blur = chance(0.35)
@@ -80,6 +117,11 @@ def augment(x, generator):
         x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1).clone()
     noise = torch.rand(count, 1, 1, 1, generator=generator) * 10
     x = x + torch.randn(x.shape, generator=generator) * noise
+    dotted = chance(0.35)[:, None, None, None]
+    share = uniform(0.001, 0.012, count, 1, 1, 1)
+    dots = dotted & (torch.rand(count, 1, *x.shape[2:], generator=generator) < share)
+    shade = (torch.rand(count, 1, *x.shape[2:], generator=generator) < 0.5).float() * 255
+    x = torch.where(dots, shade, x)
     return x.clamp(0, 255)
 
 
@@ -89,8 +131,8 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("patches", type=Path)
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--real-weight", type=int, default=2, help="copies of each real patch")
+    parser.add_argument("--epochs", type=int, default=11)
+    parser.add_argument("--real-weight", type=int, default=3, help="copies of each real patch")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--output", type=Path, default=NETWORK_PATH)
     arguments = parser.parse_args()
