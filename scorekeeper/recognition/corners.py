@@ -12,8 +12,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+# The perceptron screens patches of this size; the network reads larger ones, which keep the lobes
+# of a small club.
 PATCH_WIDTH = 24
 PATCH_HEIGHT = 36
+NETWORK_WIDTH = 32
+NETWORK_HEIGHT = 48
 # Patch size relative to the distance between the two glyph centres.
 PATCH_SPAN_X = 1.5
 PATCH_SPAN_Y = 2.3
@@ -160,22 +164,25 @@ def find_candidates(rgb: np.ndarray, glyphs: np.ndarray | None = None) -> Candid
     return Candidates(centres[firsts], centres[seconds])
 
 
-def extract_patches(rgb: np.ndarray, candidates: Candidates) -> np.ndarray:
-    """(N, PATCH_HEIGHT, PATCH_WIDTH, 3) upright ``uint8`` patches, one per candidate.
+def extract_patches(
+    rgb: np.ndarray, candidates: Candidates, size: tuple[int, int] = (PATCH_WIDTH, PATCH_HEIGHT)
+) -> np.ndarray:
+    """(N, height, width, 3) upright ``uint8`` patches, one per candidate (size: width, height).
 
     Each patch is sampled from the pyramid level where it is about patch-sized, so large
     indices are not aliased.
     """
     count = len(candidates)
-    patches = np.zeros((count, PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+    width, height = size
+    patches = np.zeros((count, height, width, 3), np.uint8)
     if count == 0:
         return patches
     corners = candidates.corners()
     height_in_image = PATCH_SPAN_Y * candidates.spacing
-    level = np.clip(np.floor(np.log2(np.maximum(height_in_image / PATCH_HEIGHT, 1e-6))), 0, 3)
+    level = np.clip(np.floor(np.log2(np.maximum(height_in_image / height, 1e-6))), 0, 3)
     level_image = rgb
-    grid_x = (np.arange(PATCH_WIDTH) + 0.5) / PATCH_WIDTH
-    grid_y = (np.arange(PATCH_HEIGHT) + 0.5) / PATCH_HEIGHT
+    grid_x = (np.arange(width) + 0.5) / width
+    grid_y = (np.arange(height) + 0.5) / height
     for current in range(4):
         chosen = np.flatnonzero(level == current)
         if len(chosen):
@@ -197,7 +204,7 @@ def extract_patches(rgb: np.ndarray, candidates: Candidates) -> np.ndarray:
                 cv2.INTER_LINEAR,
                 borderMode=cv2.BORDER_REPLICATE,
             )
-            patches[chosen] = sampled.reshape(len(chosen), PATCH_HEIGHT, PATCH_WIDTH, 3)
+            patches[chosen] = sampled.reshape(len(chosen), height, width, 3)
         if current < 3 and np.any(level > current):
             level_image = cv2.pyrDown(level_image)
     return patches

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from .cards import CLASSES
+from .corners import NETWORK_HEIGHT, NETWORK_WIDTH
 
 MODEL_PATH = Path(__file__).with_name("corner_model.npz")
 NETWORK_PATH = Path(__file__).with_name("corner_cnn.onnx")
@@ -83,12 +84,16 @@ def normalize_patches(patches: np.ndarray) -> np.ndarray:
 
 
 class PatchNetwork:
-    """The convolutional classifier of upright (H, W, 3) ``uint8`` patches, classes ``CLASSES``."""
+    """The convolutional classifier of upright (H, W, 3) ``uint8`` patches, classes ``CLASSES``.
+
+    ``size`` is the (width, height) of the patches it was trained on.
+    """
 
     BATCH = 512
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, size: tuple[int, int] = (NETWORK_WIDTH, NETWORK_HEIGHT)) -> None:
         self.classes = CLASSES
+        self.size = size
         self._net = cv2.dnn.readNetFromONNX(str(path))
         self._lock = threading.Lock()  # an OpenCV network is not safe to run from two threads
 

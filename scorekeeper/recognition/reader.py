@@ -96,7 +96,7 @@ def read_corners(
     if len(passed) == 0:
         return []
     candidates = Candidates(candidates.first[passed], candidates.second[passed])
-    probabilities = network.probabilities(extract_patches(pixels, candidates))
+    probabilities = network.probabilities(extract_patches(pixels, candidates, network.size))
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
     background = network.classes.index(BACKGROUND)
@@ -119,7 +119,7 @@ def read_corners(
     # A second look, slightly turned, scaled and shifted: a reading that holds up is trusted.
     looks = second_looks(chosen_candidates)
     averaged = (
-        network.probabilities(extract_patches(pixels, looks))
+        network.probabilities(extract_patches(pixels, looks, network.size))
         .reshape(len(chosen), LOOKS, -1)
         .mean(axis=1)
     )

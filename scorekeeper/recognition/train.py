@@ -15,17 +15,25 @@ import cv2
 import numpy as np
 
 from .cards import BACKGROUND, CLASSES
-from .corners import Candidates, extract_patches, find_candidates
+from .corners import NETWORK_HEIGHT, NETWORK_WIDTH, Candidates, extract_patches, find_candidates
 from .features import patch_features
 from .images import load_image
-from .model import MODEL_PATH, CornerModel, PatchNetwork, default_network
+from .model import MODEL_PATH, NETWORK_PATH, CornerModel, PatchNetwork
 from .synth import fetch_deck, label_candidates, make_scene, render_deck
 
 SEED = 20240627
 NEGATIVES_PER_SCENE = 80
 
 
-def scene_samples(deck, seed: int) -> tuple[np.ndarray, list[str]]:
+NETWORK_SIZE = (NETWORK_WIDTH, NETWORK_HEIGHT)
+
+
+def both_patches(pixels: np.ndarray, candidates: Candidates) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate as the perceptron screens it and as the network reads it."""
+    return extract_patches(pixels, candidates), extract_patches(pixels, candidates, NETWORK_SIZE)
+
+
+def scene_samples(deck, seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
     rng = np.random.default_rng(seed)
     scene = make_scene(deck, rng)
     candidates = find_candidates(scene.pixels)
@@ -35,25 +43,30 @@ def scene_samples(deck, seed: int) -> tuple[np.ndarray, list[str]]:
     negative = rng.choice(negative, size=min(len(negative), NEGATIVES_PER_SCENE), replace=False)
     keep = np.concatenate([positive, negative])
     subset = Candidates(candidates.first[keep], candidates.second[keep])
-    return extract_patches(scene.pixels, subset), list(labels[keep])
+    return *both_patches(scene.pixels, subset), list(labels[keep])
 
 
-def _scene_batch(arguments) -> tuple[np.ndarray, list[str]]:
+def _scene_batch(arguments) -> tuple[np.ndarray, np.ndarray, list[str]]:
     deck, seeds = arguments
-    patches, labels = [], []
+    screen, network, labels = [], [], []
     for seed in seeds:
-        scene_patches, scene_labels = scene_samples(deck, seed)
-        patches.append(scene_patches)
+        screen_patches, network_patches, scene_labels = scene_samples(deck, seed)
+        screen.append(screen_patches)
+        network.append(network_patches)
         labels += scene_labels
-    return np.concatenate(patches), labels
+    return np.concatenate(screen), np.concatenate(network), labels
 
 
-def synthetic_samples(deck, scenes: int, workers: int) -> tuple[np.ndarray, list[str]]:
+def synthetic_samples(deck, scenes: int, workers: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
     seeds = [SEED + i for i in range(scenes)]
     batches = [(deck, seeds[i::workers]) for i in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         results = list(pool.map(_scene_batch, batches))
-    return np.concatenate([r[0] for r in results]), [label for r in results for label in r[1]]
+    return (
+        np.concatenate([r[0] for r in results]),
+        np.concatenate([r[1] for r in results]),
+        [label for r in results for label in r[2]],
+    )
 
 
 def jittered(candidates: Candidates, copies: int, rng: np.random.Generator) -> Candidates:
@@ -124,18 +137,18 @@ def _crop_candidates(crop: np.ndarray, least_height: float) -> tuple[np.ndarray,
     return padded, Candidates(candidates.first[inside], candidates.second[inside])
 
 
-def real_samples(crops, network: PatchNetwork, rng) -> tuple[np.ndarray, list[str], int]:
-    """Patches from the real crops: the candidate the network finds most like the crop's label.
+def real_samples(crops, picker: PatchNetwork, rng) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+    """Patches from the real crops: the candidate the picker finds most like the crop's label.
 
-    The network only chooses which candidate inside a labelled crop is its index (rank above suit,
-    not suit above rank); the committed one does, or any earlier one.
+    The picker network only chooses which candidate inside a labelled crop is its index (rank
+    above suit, not suit above rank); the committed one does, or any earlier one.
     """
-    patches, labels, used = [], [], 0
+    samples, labels, used = [], [], 0
     for crop, card in crops:
         padded, candidates = crop_candidates(crop)
         if len(candidates) == 0:
             continue
-        probability = network.probabilities(extract_patches(padded, candidates))[
+        probability = picker.probabilities(extract_patches(padded, candidates, picker.size))[
             :, CLASSES.index(card)
         ]
         best = int(np.argmax(probability))
@@ -143,13 +156,15 @@ def real_samples(crops, network: PatchNetwork, rng) -> tuple[np.ndarray, list[st
             continue
         used += 1
         chosen = Candidates(candidates.first[[best]], candidates.second[[best]])
-        patches.append(extract_patches(padded, chosen))
-        patches.append(extract_patches(padded, jittered(chosen, 40, rng)))
+        samples.append(both_patches(padded, chosen))
+        samples.append(both_patches(padded, jittered(chosen, 40, rng)))
         labels += [card] * 41
         flipped = Candidates(chosen.second, chosen.first)
-        patches.append(extract_patches(padded, jittered(flipped, 8, rng)))
+        samples.append(both_patches(padded, jittered(flipped, 8, rng)))
         labels += [BACKGROUND] * 8
-    return np.concatenate(patches), labels, used
+    screen = np.concatenate([sample[0] for sample in samples])
+    network = np.concatenate([sample[1] for sample in samples])
+    return screen, network, labels, used
 
 
 def fit(features: np.ndarray, labels: list[str], seed: int, epochs: int) -> CornerModel:
@@ -195,39 +210,60 @@ def main() -> None:
         default=None,
         help="also save the labelled training patches here, for train_cnn",
     )
+    parser.add_argument(
+        "--picker",
+        type=Path,
+        default=NETWORK_PATH,
+        help="the network that picks each real crop's index (default: the committed one)",
+    )
+    parser.add_argument(
+        "--picker-size",
+        default=f"{NETWORK_WIDTH}x{NETWORK_HEIGHT}",
+        help="the patch size the picker reads, WIDTHxHEIGHT",
+    )
     arguments = parser.parse_args()
 
     started = time.monotonic()
     rng = np.random.default_rng(SEED)
     deck = render_deck(fetch_deck(arguments.deck_cache))
-    # Scenes are the slow part and depend only on the seed and count: keep them between runs.
-    cached = arguments.deck_cache / f"scenes-{SEED}-{arguments.scenes}.npz"
+    # Scenes are the slow part and depend only on the seed, count and sizes: keep them between runs.
+    cached = arguments.deck_cache / (
+        f"scenes-{SEED}-{arguments.scenes}-{NETWORK_WIDTH}x{NETWORK_HEIGHT}.npz"
+    )
     if cached.exists():
         with np.load(cached) as stored:
-            synthetic_patches, synthetic_labels = stored["patches"], list(stored["labels"])
+            synthetic_screen, synthetic_network = stored["screen"], stored["network"]
+            synthetic_labels = list(stored["labels"])
     else:
-        synthetic_patches, synthetic_labels = synthetic_samples(
+        synthetic_screen, synthetic_network, synthetic_labels = synthetic_samples(
             deck, arguments.scenes, arguments.workers
         )
-        np.savez(cached, patches=synthetic_patches, labels=np.array(synthetic_labels))
-    synthetic_features = patch_features(synthetic_patches)
+        np.savez(
+            cached,
+            screen=synthetic_screen,
+            network=synthetic_network,
+            labels=np.array(synthetic_labels),
+        )
+    synthetic_features = patch_features(synthetic_screen)
     positives = sum(label != BACKGROUND for label in synthetic_labels)
     print(f"synthetic: {len(synthetic_labels)} patches, {positives} indices", flush=True)
 
     crops = real_crops(arguments.crops)
-    real_patches, real_labels, used = real_samples(crops, default_network(), rng)
+    width, height = (int(side) for side in arguments.picker_size.split("x"))
+    picker = PatchNetwork(arguments.picker, (width, height))
+    real_screen, real_network, real_labels, used = real_samples(crops, picker, rng)
     print(f"real: {used} of {len(crops)} crops give an index candidate", flush=True)
 
     if arguments.patches:
         np.savez(
             arguments.patches,
-            synthetic=synthetic_patches,
+            synthetic=synthetic_network,
             synthetic_labels=np.array(synthetic_labels),
-            real=real_patches,
+            real=real_network,
             real_labels=np.array(real_labels),
         )
         print(f"wrote {arguments.patches}", flush=True)
-    features = np.concatenate([synthetic_features, patch_features(real_patches)])
+    features = np.concatenate([synthetic_features, patch_features(real_screen)])
     model = fit(features, synthetic_labels + real_labels, SEED, arguments.epochs)
     model.save(arguments.output)
     print(f"wrote {arguments.output} in {time.monotonic() - started:.0f} s")

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .cards import CLASSES
-from .corners import PATCH_HEIGHT, PATCH_WIDTH
+from .corners import NETWORK_HEIGHT, NETWORK_WIDTH
 from .model import NETWORK_PATH
 
 SEED = 20240627
@@ -26,14 +26,14 @@ def build_network(classes: int):
     from torch.nn import functional
 
     class CornerNet(nn.Module):
-        """Three 3x3 convolutions with pooling, then two dense layers: about 5 M multiply-adds."""
+        """Three 3x3 convolutions with pooling, then two dense layers: about 9 M multiply-adds."""
 
         def __init__(self) -> None:
             super().__init__()
             self.conv1 = nn.Conv2d(3, 24, 3, padding=1)
             self.conv2 = nn.Conv2d(24, 48, 3, padding=1)
             self.conv3 = nn.Conv2d(48, 96, 3, padding=1)
-            self.dense = nn.Linear(96 * (PATCH_HEIGHT // 8) * (PATCH_WIDTH // 8), 192)
+            self.dense = nn.Linear(96 * (NETWORK_HEIGHT // 8) * (NETWORK_WIDTH // 8), 192)
             self.out = nn.Linear(192, classes)
             self.drop = nn.Dropout(0.3)
 
@@ -180,7 +180,7 @@ def main() -> None:
     network.eval()
     torch.onnx.export(
         network,
-        torch.zeros(1, 3, PATCH_HEIGHT, PATCH_WIDTH),
+        torch.zeros(1, 3, NETWORK_HEIGHT, NETWORK_WIDTH),
         str(arguments.output),
         input_names=["patches"],
         output_names=["logits"],

@@ -3,7 +3,7 @@
 import numpy as np
 
 from scorekeeper.recognition.cards import CLASSES
-from scorekeeper.recognition.corners import PATCH_HEIGHT, PATCH_WIDTH
+from scorekeeper.recognition.corners import NETWORK_HEIGHT, NETWORK_WIDTH
 from scorekeeper.recognition.model import NETWORK_PATH, default_network, normalize_patches
 
 
@@ -17,7 +17,7 @@ def test_network_is_loaded_once():
 
 def test_probabilities_cover_every_class_and_sum_to_one():
     rng = np.random.default_rng(0)
-    patches = rng.integers(0, 256, (700, PATCH_HEIGHT, PATCH_WIDTH, 3), dtype=np.uint8)
+    patches = rng.integers(0, 256, (700, NETWORK_HEIGHT, NETWORK_WIDTH, 3), dtype=np.uint8)
 
     probabilities = default_network().probabilities(patches)
 
@@ -26,18 +26,18 @@ def test_probabilities_cover_every_class_and_sum_to_one():
 
 
 def test_no_patches_give_no_probabilities():
-    empty = np.zeros((0, PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+    empty = np.zeros((0, NETWORK_HEIGHT, NETWORK_WIDTH, 3), np.uint8)
 
     assert default_network().probabilities(empty).shape == (0, len(CLASSES))
 
 
 def test_patches_are_normalized_for_lighting():
     rng = np.random.default_rng(1)
-    patch = rng.integers(60, 200, (1, PATCH_HEIGHT, PATCH_WIDTH, 3), dtype=np.uint8)
+    patch = rng.integers(60, 200, (1, NETWORK_HEIGHT, NETWORK_WIDTH, 3), dtype=np.uint8)
     brighter = (patch.astype(np.int32) + 40).astype(np.uint8)
 
     normalized = normalize_patches(patch)
 
-    assert normalized.shape == (1, 3, PATCH_HEIGHT, PATCH_WIDTH)
+    assert normalized.shape == (1, 3, NETWORK_HEIGHT, NETWORK_WIDTH)
     assert abs(float(normalized.mean())) < 1e-4
     assert np.allclose(normalized, normalize_patches(brighter), atol=1e-4)
