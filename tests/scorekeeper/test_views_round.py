@@ -190,6 +190,16 @@ def test_history_lists_every_change(client, member, game):
     assert "8H 8S 8D" in response.content.decode()
 
 
+def test_history_page_shows_each_section_once_under_a_plain_title(client, member, game):
+    client.post(reverse("table_check", args=[game.pk]), {"question": "meld", "cards": "8H 8S 8D"})
+    page = client.get(reverse("history", args=[game.pk])).content.decode()
+
+    title = page[page.index("<title>") + len("<title>") : page.index("</title>")]
+    assert title.startswith("History · ") and "<" not in title
+    assert page.count("Questions asked of the meld checker") == 1
+    assert page.count("8H 8S 8D") == 1
+
+
 def test_history_query_count_does_not_grow(client, member, game, django_assert_max_num_queries):
     for _ in range(3):
         play_round(game)
