@@ -208,39 +208,3 @@ def extract_patches(
         if current < 3 and np.any(level > current):
             level_image = cv2.pyrDown(level_image)
     return patches
-
-
-# Small turns (degrees), scalings and shifts (in glyph spacings) for a second look at an index.
-_LOOKS = (
-    (0.0, 1.0, 0.0, 0.0),
-    (-6.0, 1.0, 0.0, 0.0),
-    (6.0, 1.0, 0.0, 0.0),
-    (0.0, 0.9, 0.0, 0.0),
-    (0.0, 1.1, 0.0, 0.0),
-    (0.0, 1.0, 0.07, 0.0),
-    (0.0, 1.0, -0.07, 0.0),
-    (0.0, 1.0, 0.0, 0.07),
-    (0.0, 1.0, 0.0, -0.07),
-)
-
-
-def second_looks(candidates: Candidates) -> Candidates:
-    """Each candidate slightly turned, scaled and shifted: ``LOOKS`` in a row per candidate."""
-    centre = candidates.centre
-    half = (candidates.second - candidates.first) / 2
-    spacing = candidates.spacing[:, None]
-    firsts, seconds = [], []
-    for turn, scale, shift_x, shift_y in _LOOKS:
-        cos, sin = np.cos(np.radians(turn)), np.sin(np.radians(turn))
-        turned = np.stack(
-            [cos * half[:, 0] - sin * half[:, 1], sin * half[:, 0] + cos * half[:, 1]], 1
-        )
-        moved = centre + np.array([shift_x, shift_y]) * spacing
-        firsts.append(moved - scale * turned)
-        seconds.append(moved + scale * turned)
-    count = len(candidates)
-    order = np.arange(count * len(_LOOKS)).reshape(len(_LOOKS), count).T.ravel()
-    return Candidates(np.concatenate(firsts)[order], np.concatenate(seconds)[order])
-
-
-LOOKS = len(_LOOKS)
