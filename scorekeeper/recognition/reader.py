@@ -19,7 +19,7 @@ CORNER_CONFIDENCE = 0.5
 # Candidates the perceptron finds at least this likely to be an index go to the network.
 SCREEN_CONFIDENCE = 0.1
 # Readings this weak are dropped before overlapping readings of one index are compared.
-FIRST_LOOK_CONFIDENCE = 0.3
+READING_CONFIDENCE = 0.3
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def read_corners(
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
     background = network.classes.index(BACKGROUND)
-    keep = np.flatnonzero((best != background) & (confidence >= FIRST_LOOK_CONFIDENCE))
+    keep = np.flatnonzero((best != background) & (confidence >= READING_CONFIDENCE))
     keep = keep[np.argsort(-confidence[keep], kind="stable")]
     kept = Candidates(candidates.first[keep], candidates.second[keep])
     centres, spacings = kept.centre, kept.spacing
