@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .cards import BACKGROUND
@@ -13,13 +14,16 @@ from .model import CornerModel, PatchNetwork, default_model, default_network
 # Photos are read at most this large: enough for the indices, bounded time on 12-megapixel photos.
 WORKING_SIDE = 1280
 # A card read wrong costs more than a card missed, so weak readings are dropped.
-MIN_CONFIDENCE = 0.875
+MIN_CONFIDENCE = 0.925
 # Corners read at least this well count towards a card; a card needs MIN_CONFIDENCE in all.
 CORNER_CONFIDENCE = 0.5
 # Candidates the perceptron finds at least this likely to be an index go to the network.
 SCREEN_CONFIDENCE = 0.1
 # Readings this weak are dropped before overlapping readings of one index are compared.
 READING_CONFIDENCE = 0.3
+# Each index is also read from the photo widened and heightened 16:9: an index flattened by a
+# camera at a slant, or by a photo stretched to another shape, reads better stretched back.
+STRETCHES = ((16 / 9, 1.0), (1.0, 16 / 9))
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,8 @@ def read_corners(
 ) -> list[_Corner]:
     """Every corner index read in an RGB array, one reading per index.
 
-    The perceptron (``model``) screens every candidate; the network reads those that pass.
+    The perceptron (``model``) screens every candidate; the network reads those that pass, in the
+    photo as it is and in each of its ``STRETCHES``, and the strongest reading of an index stands.
     """
     model = model or default_model()
     network = network or default_network()
@@ -96,7 +101,19 @@ def read_corners(
     if len(passed) == 0:
         return []
     candidates = Candidates(candidates.first[passed], candidates.second[passed])
-    probabilities = network.probabilities(extract_patches(pixels, candidates, network.size))
+    readings = [network.probabilities(extract_patches(pixels, candidates, network.size))]
+    for stretch in STRETCHES:
+        stretched = cv2.resize(
+            pixels, None, fx=stretch[0], fy=stretch[1], interpolation=cv2.INTER_CUBIC
+        )
+        factor = np.array(stretch)
+        moved = Candidates(candidates.first * factor, candidates.second * factor)
+        readings.append(network.probabilities(extract_patches(stretched, moved, network.size)))
+    probabilities = np.concatenate(readings)
+    views = len(readings)
+    candidates = Candidates(
+        np.concatenate([candidates.first] * views), np.concatenate([candidates.second] * views)
+    )
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
     background = network.classes.index(BACKGROUND)
@@ -104,7 +121,7 @@ def read_corners(
     keep = keep[np.argsort(-confidence[keep], kind="stable")]
     kept = Candidates(candidates.first[keep], candidates.second[keep])
     centres, spacings = kept.centre, kept.spacing
-    # Readings of one index from different glyph pairs overlap: keep the strongest.
+    # Readings of one index from different glyph pairs and views overlap: keep the strongest.
     chosen: list[int] = []
     for position in range(len(keep)):
         if not any(

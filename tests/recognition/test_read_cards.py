@@ -97,6 +97,16 @@ def test_photo_turned_sideways_is_still_read():
     assert len(read) >= EXPECTED[0][2] - 2
 
 
+def test_photo_flattened_as_by_a_camera_at_a_slant_is_still_read():
+    # Height squeezed to 9/16: indices come out flat, as on a card seen from low down.
+    with Image.open(PHOTOS / "phone_021.jpg") as image:
+        flattened = image.convert("RGB").resize((image.width, round(image.height * 9 / 16)))
+    buffer = io.BytesIO()
+    flattened.save(buffer, "JPEG", quality=92)
+
+    assert cards_read(buffer.getvalue()) == {"QH", "KS"}
+
+
 @pytest.mark.parametrize(
     "upload",
     [
