@@ -3,7 +3,8 @@
 ``CornerModel``, a small multilayer perceptron over gradient histograms stored as plain numpy
 arrays, is fast enough to look at every candidate and screens out what is plainly not an index.
 ``PatchNetwork``, a small convolutional network (ONNX, run by OpenCV's dnn module), reads the
-candidates that pass: it tells clubs from spades and small blurred ranks far better.
+candidates that pass: it tells clubs from spades and small blurred ranks far better. Two are
+committed, trained alike but for the jokers: the reader averages them.
 """
 
 import threading
@@ -19,6 +20,8 @@ from .corners import NETWORK_HEIGHT, NETWORK_WIDTH
 
 MODEL_PATH = Path(__file__).with_name("corner_model.npz")
 NETWORK_PATH = Path(__file__).with_name("corner_cnn.onnx")
+# The same network trained with the joker crops too (``train --jokers``).
+JOKER_NETWORK_PATH = Path(__file__).with_name("corner_cnn_jokers.onnx")
 
 
 @dataclass(frozen=True)
@@ -117,5 +120,11 @@ class PatchNetwork:
 
 @cache
 def default_network() -> PatchNetwork:
-    """The committed convolutional network, loaded once per process."""
+    """The committed convolutional network, loaded once per process. It never saw a joker."""
     return PatchNetwork(NETWORK_PATH)
+
+
+@cache
+def default_joker_network() -> PatchNetwork:
+    """The committed network trained with the joker crops too, loaded once per process."""
+    return PatchNetwork(JOKER_NETWORK_PATH)

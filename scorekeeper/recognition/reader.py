@@ -5,25 +5,29 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .cards import BACKGROUND
+from .cards import BACKGROUND, JOKER
 from .corners import Candidates, extract_patches, find_candidates
 from .features import patch_features
 from .images import ImageSource, load_image_scaled
-from .model import CornerModel, PatchNetwork, default_model, default_network
+from .model import CornerModel, default_joker_network, default_model, default_network
 
 # Photos are read at most this large: enough for the indices, bounded time on 12-megapixel photos.
 WORKING_SIDE = 1280
 # A card read wrong costs more than a card missed, so weak readings are dropped.
-MIN_CONFIDENCE = 0.925
+MIN_CONFIDENCE = 0.9
+# A joker costs 50 points and only one network has learned it: it must be read more surely.
+JOKER_CONFIDENCE = 0.95
+# Joker readings this many letter spacings apart or closer are one card (see _group_jokers).
+JOKER_REACH = 8.0
 # Corners read at least this well count towards a card; a card needs MIN_CONFIDENCE in all.
 CORNER_CONFIDENCE = 0.5
 # Candidates the perceptron finds at least this likely to be an index go to the network.
 SCREEN_CONFIDENCE = 0.1
 # Readings this weak are dropped before overlapping readings of one index are compared.
 READING_CONFIDENCE = 0.3
-# Each index is also read from the photo widened and heightened 16:9: an index flattened by a
-# camera at a slant, or by a photo stretched to another shape, reads better stretched back.
-STRETCHES = ((16 / 9, 1.0), (1.0, 16 / 9))
+# Each index is read from the photo as it is, widened and heightened 16:9: an index flattened by
+# a camera at a slant, or by a photo stretched to another shape, reads better stretched back.
+VIEWS = ((1.0, 1.0), (16 / 9, 1.0), (1.0, 16 / 9))
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,8 @@ def read_cards(
     detections = []
     for group in _group_corners_into_cards(corners):
         confidence = _card_confidence(group)
-        if confidence < min_confidence:
+        needed = max(min_confidence, JOKER_CONFIDENCE) if group[0].card == JOKER else min_confidence
+        if confidence < needed:
             continue
         outline = np.concatenate([corner.outline for corner in group]) * scale
         height, width = np.array(pixels.shape[:2]) * scale
@@ -80,19 +85,15 @@ def read_cards(
 
 
 def read_corners(
-    pixels: np.ndarray,
-    *,
-    min_confidence: float,
-    model: CornerModel | None = None,
-    network: PatchNetwork | None = None,
+    pixels: np.ndarray, *, min_confidence: float, model: CornerModel | None = None
 ) -> list[_Corner]:
     """Every corner index read in an RGB array, one reading per index.
 
-    The perceptron (``model``) screens every candidate; the network reads those that pass, in the
-    photo as it is and in each of its ``STRETCHES``, and the strongest reading of an index stands.
+    The perceptron (``model``) screens every candidate; the two networks read those that pass, in
+    each of the ``VIEWS`` of the photo, and the strongest reading of an index stands.
     """
     model = model or default_model()
-    network = network or default_network()
+    network, joker_network = default_network(), default_joker_network()
     candidates = find_candidates(pixels)
     if len(candidates) == 0:
         return []
@@ -101,19 +102,26 @@ def read_corners(
     if len(passed) == 0:
         return []
     candidates = Candidates(candidates.first[passed], candidates.second[passed])
-    readings = [network.probabilities(extract_patches(pixels, candidates, network.size))]
-    for stretch in STRETCHES:
-        stretched = cv2.resize(
-            pixels, None, fx=stretch[0], fy=stretch[1], interpolation=cv2.INTER_CUBIC
-        )
+    firsts, seconds, readings = [], [], []
+    for stretch in VIEWS:
+        view = pixels
+        if stretch != (1.0, 1.0):
+            view = cv2.resize(
+                pixels, None, fx=stretch[0], fy=stretch[1], interpolation=cv2.INTER_CUBIC
+            )
         factor = np.array(stretch)
         moved = Candidates(candidates.first * factor, candidates.second * factor)
-        readings.append(network.probabilities(extract_patches(stretched, moved, network.size)))
+        patches = extract_patches(view, moved, network.size)
+        plain = network.probabilities(patches)
+        trained_on_jokers = joker_network.probabilities(patches)
+        # The networks' average reads the cards; the joker, which only one of them learned, is
+        # read by that one alone.
+        jokers = trained_on_jokers.argmax(axis=1) == network.classes.index(JOKER)
+        firsts += [candidates.first, candidates.first[jokers]]
+        seconds += [candidates.second, candidates.second[jokers]]
+        readings += [(plain + trained_on_jokers) / 2, trained_on_jokers[jokers]]
     probabilities = np.concatenate(readings)
-    views = len(readings)
-    candidates = Candidates(
-        np.concatenate([candidates.first] * views), np.concatenate([candidates.second] * views)
-    )
+    candidates = Candidates(np.concatenate(firsts), np.concatenate(seconds))
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
     background = network.classes.index(BACKGROUND)
@@ -156,7 +164,12 @@ def read_corners(
 
 
 def _card_confidence(group: list[_Corner]) -> float:
-    """Both corners of one card read alike are two pieces of evidence: 0.6 and 0.6 make 0.84."""
+    """Both corners of one card read alike are two pieces of evidence: 0.6 and 0.6 make 0.84.
+
+    The letter pairs of a joker's word are one piece of evidence: its strongest reading counts.
+    """
+    if group[0].card == JOKER:
+        return max(corner.confidence for corner in group)
     return 1.0 - float(np.prod([1.0 - corner.confidence for corner in group]))
 
 
@@ -166,10 +179,10 @@ def _group_corners_into_cards(corners: list[_Corner]) -> list[list[_Corner]]:
     A card's indices sit at opposite corners and read in opposite directions: from the top-left
     index, the other lies down and to the right, at a distance set by the index's size.
     """
-    groups: list[list[_Corner]] = []
+    groups = _group_jokers([corner for corner in corners if corner.card == JOKER])
     used = set()
     for position, corner in enumerate(corners):
-        if position in used:
+        if position in used or corner.card == JOKER:
             continue
         group = [corner]
         for other_position in range(position + 1, len(corners)):
@@ -181,6 +194,30 @@ def _group_corners_into_cards(corners: list[_Corner]) -> list[list[_Corner]]:
                 used.add(other_position)
                 break
         groups.append(group)
+    return groups
+
+
+def _group_jokers(jokers: list[_Corner]) -> list[list[_Corner]]:
+    """One group per joker card, strongest reading first.
+
+    A joker's index is the word "Joker": the network reads several of its letter pairs, either
+    way round, and the card's two words lie a few letters apart. Jokers read within
+    ``JOKER_REACH`` letter spacings of each other are one card, so two jokers side by side read as
+    one (the player adds the other) rather than one joker as three.
+    """
+    groups: list[list[_Corner]] = []
+    for joker in jokers:
+        near = [
+            group
+            for group in groups
+            if any(
+                np.linalg.norm(other.centre - joker.centre)
+                <= JOKER_REACH * max(other.spacing, joker.spacing)
+                for other in group
+            )
+        ]
+        groups = [group for group in groups if not any(group is other for other in near)]
+        groups.append([corner for group in near for corner in group] + [joker])
     return groups
 
 

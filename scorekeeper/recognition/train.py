@@ -137,16 +137,26 @@ def _crop_candidates(crop: np.ndarray, least_height: float) -> tuple[np.ndarray,
     return padded, Candidates(candidates.first[inside], candidates.second[inside])
 
 
-def real_samples(crops, picker: PatchNetwork, rng) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+def real_samples(
+    crops, picker: PatchNetwork, rng, jokers: bool = False
+) -> tuple[np.ndarray, np.ndarray, list[str], int]:
     """Patches from the real crops: the candidate the picker finds most like the crop's label.
 
     The picker network only chooses which candidate inside a labelled crop is its index (rank
-    above suit, not suit above rank); the committed one does, or any earlier one.
+    above suit, not suit above rank); the committed one does, or any earlier one. A joker's
+    index is the word "Joker", not a rank above a suit: with ``jokers``, every pair of its
+    letters is a joker patch.
     """
     samples, labels, used = [], [], 0
     for crop, card in crops:
         padded, candidates = crop_candidates(crop)
         if len(candidates) == 0:
+            continue
+        if card == "JK":
+            if jokers:
+                used += 1
+                samples.append(both_patches(padded, jittered(candidates, 3, rng)))
+                labels += [card] * (3 * len(candidates))
             continue
         probability = picker.probabilities(extract_patches(padded, candidates, picker.size))[
             :, CLASSES.index(card)
@@ -221,6 +231,11 @@ def main() -> None:
         default=f"{NETWORK_WIDTH}x{NETWORK_HEIGHT}",
         help="the patch size the picker reads, WIDTHxHEIGHT",
     )
+    parser.add_argument(
+        "--jokers",
+        action="store_true",
+        help="also learn the joker from every letter pair of the joker crops",
+    )
     arguments = parser.parse_args()
 
     started = time.monotonic()
@@ -251,7 +266,9 @@ def main() -> None:
     crops = real_crops(arguments.crops)
     width, height = (int(side) for side in arguments.picker_size.split("x"))
     picker = PatchNetwork(arguments.picker, (width, height))
-    real_screen, real_network, real_labels, used = real_samples(crops, picker, rng)
+    real_screen, real_network, real_labels, used = real_samples(
+        crops, picker, rng, arguments.jokers
+    )
     print(f"real: {used} of {len(crops)} crops give an index candidate", flush=True)
 
     if arguments.patches:

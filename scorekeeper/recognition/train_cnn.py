@@ -134,12 +134,13 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=11)
     parser.add_argument("--real-weight", type=int, default=3, help="copies of each real patch")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--output", type=Path, default=NETWORK_PATH)
     arguments = parser.parse_args()
 
-    torch.manual_seed(SEED)
+    torch.manual_seed(arguments.seed)
     torch.set_num_threads(arguments.threads)
-    generator = torch.Generator().manual_seed(SEED)
+    generator = torch.Generator().manual_seed(arguments.seed)
     with np.load(arguments.patches) as stored:
         synthetic, synthetic_labels = stored["synthetic"], list(stored["synthetic_labels"])
         real, real_labels = stored["real"], list(stored["real_labels"])

@@ -1,25 +1,36 @@
-"""The committed convolutional corner reader: small, loaded once, and well-formed output."""
+"""The committed convolutional corner readers: small, loaded once, and well-formed output."""
 
 import numpy as np
+import pytest
 
 from scorekeeper.recognition.cards import CLASSES
 from scorekeeper.recognition.corners import NETWORK_HEIGHT, NETWORK_WIDTH
-from scorekeeper.recognition.model import NETWORK_PATH, default_network, normalize_patches
+from scorekeeper.recognition.model import (
+    JOKER_NETWORK_PATH,
+    NETWORK_PATH,
+    default_joker_network,
+    default_network,
+    normalize_patches,
+)
 
 
-def test_network_file_is_small():
-    assert NETWORK_PATH.stat().st_size < 5_000_000
+@pytest.mark.parametrize("path", [NETWORK_PATH, JOKER_NETWORK_PATH])
+def test_network_files_are_small(path):
+    assert path.stat().st_size < 5_000_000
 
 
-def test_network_is_loaded_once():
+def test_networks_are_loaded_once():
     assert default_network() is default_network()
+    assert default_joker_network() is default_joker_network()
+    assert default_network() is not default_joker_network()
 
 
-def test_probabilities_cover_every_class_and_sum_to_one():
+@pytest.mark.parametrize("network", [default_network, default_joker_network])
+def test_probabilities_cover_every_class_and_sum_to_one(network):
     rng = np.random.default_rng(0)
     patches = rng.integers(0, 256, (700, NETWORK_HEIGHT, NETWORK_WIDTH, 3), dtype=np.uint8)
 
-    probabilities = default_network().probabilities(patches)
+    probabilities = network().probabilities(patches)
 
     assert probabilities.shape == (700, len(CLASSES))
     assert np.allclose(probabilities.sum(axis=1), 1, atol=1e-4)
