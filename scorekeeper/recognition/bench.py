@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from .model import default_model, default_network
+from .model import default_joker_network, default_model, default_network
 from .reader import read_cards
 
 DEFAULT_PHOTO = Path(__file__).parents[2] / "tests" / "recognition" / "photos" / "win_029.jpg"
@@ -39,6 +39,7 @@ def main() -> None:
     started = time.perf_counter()
     default_model()
     default_network()
+    default_joker_network()
     print(f"model load: {time.perf_counter() - started:.3f} s")
     for label, size in (("640x640", (640, 640)), ("4000x3000 (12 MP)", (4000, 3000))):
         photo = encoded(arguments.photo, size)
