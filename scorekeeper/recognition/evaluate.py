@@ -3,8 +3,10 @@
 DIR holds photos and a ``labels.tsv`` (``image<TAB>cards``) like /work/shared/cardphotos. As those
 photos show one deck each, the SET of distinct cards per photo is compared. Prints one line per
 photo, precision, recall and F1 over cards, joker recall, the same per group (file-name prefix),
-seconds per photo, and last a JSON line with the totals. ``--rotate`` and ``--scale`` re-encode
-each photo turned and resized first, to check orientation and size handling.
+seconds per photo, and last a JSON line with the totals. Also counted: cards read more than once
+(``read_twice``); in photos of one deck each is an extra card the player has to delete.
+``--rotate`` and ``--scale`` re-encode each photo turned and resized first, to check orientation
+and size handling.
 """
 
 import argparse
@@ -58,7 +60,8 @@ def main() -> None:
     arguments = parser.parse_args()
 
     lines = (arguments.folder / "labels.tsv").read_text().splitlines()[1:]
-    counts = defaultdict(lambda: [0, 0, 0])  # group -> true positives, false positives, misses
+    # group -> true positives, false positives, misses, extra readings of a card
+    counts = defaultdict(lambda: [0, 0, 0, 0])
     jokers = defaultdict(lambda: [0, 0])  # group -> jokers found, jokers shown
     seconds = 0.0
     for line in lines:
@@ -66,29 +69,33 @@ def main() -> None:
         expected = set(cards.split())
         source = transformed(arguments.folder / "images" / name, arguments.rotate, arguments.scale)
         started = time.perf_counter()
-        found = {d.card for d in read_cards(source, min_confidence=arguments.min_confidence)}
+        readings = [d.card for d in read_cards(source, min_confidence=arguments.min_confidence)]
         seconds += time.perf_counter() - started
+        found = set(readings)
         group = name.split("_")[0]
         tally = counts[group]
         tally[0] += len(found & expected)
         tally[1] += len(found - expected)
         tally[2] += len(expected - found)
+        tally[3] += len(readings) - len(found)
         if JOKER in expected:
             jokers[group][1] += 1
             jokers[group][0] += JOKER in found
         if not arguments.quiet:
             wrong = " ".join(sorted(found - expected)) or "-"
             missed = " ".join(sorted(expected - found)) or "-"
+            twice = " ".join(sorted({card for card in readings if readings.count(card) > 1}))
             print(
                 f"{name}\tfound {len(found & expected)}/{len(expected)}"
-                f"\twrong {wrong}\tmissed {missed}"
+                f"\twrong {wrong}\tmissed {missed}\tread twice {twice or '-'}"
             )
 
     def summary(groups) -> dict:
-        tally = [sum(counts[g][i] for g in groups) for i in range(3)]
+        tally = [sum(counts[g][i] for g in groups) for i in range(4)]
         joker = [sum(jokers[g][i] for g in groups) for i in range(2)]
-        result = scores(*tally)
+        result = scores(*tally[:3])
         result |= {"cards": tally[0] + tally[2], "true_positives": tally[0], "wrong": tally[1]}
+        result["read_twice"] = tally[3]
         result["joker_recall"] = round(joker[0] / joker[1], 4) if joker[1] else None
         return result
 

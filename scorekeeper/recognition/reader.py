@@ -222,13 +222,19 @@ def _group_jokers(jokers: list[_Corner]) -> list[list[_Corner]]:
 
 
 def _opposite_corners(one: _Corner, other: _Corner) -> bool:
+    """Whether two indices read alike are the two corners of one card.
+
+    The bounds, in index sizes (rank-to-suit spacings), hold the two corners of every card read
+    twice in the development photos: large-index decks, cards flattened by a photo squashed to a
+    square, and phone photos in perspective, where the far index looks up to 0.6 times smaller.
+    """
     if float(one.down @ other.down) > -0.8:
         return False
     size = (one.spacing + other.spacing) / 2
-    if abs(one.spacing - other.spacing) > 0.4 * size:
+    if abs(one.spacing - other.spacing) > 0.65 * size:
         return False
     offset = other.centre - one.centre
     right = np.array([one.down[1], -one.down[0]])
     along_down, along_right = offset @ one.down, offset @ right
     # Seen from either index, the other lies down and to the right in its own upright frame.
-    return 4.5 * size <= along_down <= 14 * size and 2.5 * size <= along_right <= 10 * size
+    return 2 * size <= along_down <= 14 * size and 1.5 * size <= along_right <= 11 * size

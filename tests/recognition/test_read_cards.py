@@ -40,6 +40,15 @@ def test_reads_the_cards_in_a_photo(name, cards, at_least):
     assert len(read) >= at_least, f"missed: {shown - read}"
 
 
+@pytest.mark.parametrize("name", ["win_029.jpg", "win_032.jpg", "win_022.jpg"])
+def test_each_card_of_one_deck_is_read_once(name):
+    # Both corners of most of these cards show, some close together (large indices, photos
+    # squashed to a square): read as two cards they would put an extra card in the hand.
+    cards = [detection.card for detection in read_cards(PHOTOS / name)]
+
+    assert len(cards) == len(set(cards))
+
+
 @pytest.mark.parametrize("name", ["phone_073.jpg", "phone_103.jpg"])
 def test_a_joker_is_one_card_though_its_word_is_read_several_times(name):
     detections = read_cards(PHOTOS / name)
