@@ -168,3 +168,22 @@ def test_score_entry_reads_a_hand_from_a_photo_and_keeps_what_was_typed(client, 
     assert f'name="cards_{seats[1].pk}" value="6S' in body
     assert f'name="cards_{seats[2].pk}" value="K 7"' in body
     assert Photo.objects.count() == 1
+
+
+def test_a_joker_in_a_hand_photo_is_filled_in_once(client, member, game):
+    # The joker's word "Joker" is read as several letter pairs: still one joker, 50 points.
+    joker = PHOTO.with_name("phone_073.jpg")
+    seats = list(game.seats.order_by("position"))
+    client.post(reverse("went_out", args=[game.pk]), {"version": 0, "seat": seats[0].pk})
+    game.refresh_from_db()
+    response = client.post(
+        reverse("score_photo", args=[game.pk]),
+        {
+            "version": game.version,
+            "photo_seat": seats[1].pk,
+            f"photo_{seats[1].pk}": SimpleUploadedFile("hand.jpg", joker.read_bytes()),
+        },
+        headers={"HX-Request": "true"},
+    )
+
+    assert f'name="cards_{seats[1].pk}" value="JK"' in text_of(response)
