@@ -150,7 +150,8 @@ def test_the_check_asked_about_a_photo_keeps_it(client, member, game):
     assert photo.check_asked == Check.objects.get()
 
 
-def test_score_entry_reads_a_hand_from_a_photo_and_keeps_what_was_typed(client, member, game):
+def score_a_hand_from_a_photo(client, game, photo: Path, typed: dict[int, str]):
+    """Seat 0 went out; seat 1's hand is photographed, the others' as ``typed`` (seat -> cards)."""
     seats = list(game.seats.order_by("position"))
     client.post(reverse("went_out", args=[game.pk]), {"version": 0, "seat": seats[0].pk})
     game.refresh_from_db()
@@ -159,12 +160,17 @@ def test_score_entry_reads_a_hand_from_a_photo_and_keeps_what_was_typed(client, 
         {
             "version": game.version,
             "photo_seat": seats[1].pk,
-            f"photo_{seats[1].pk}": SimpleUploadedFile("hand.jpg", PHOTO.read_bytes()),
-            f"cards_{seats[2].pk}": "K 7",
-        },
+            f"photo_{seats[1].pk}": SimpleUploadedFile("hand.jpg", photo.read_bytes()),
+        }
+        | {f"cards_{seats[seat].pk}": cards for seat, cards in typed.items()},
         headers={"HX-Request": "true"},
     )
-    body = text_of(response)
+    return seats, text_of(response)
+
+
+def test_score_entry_reads_a_hand_from_a_photo_and_keeps_what_was_typed(client, member, game):
+    seats, body = score_a_hand_from_a_photo(client, game, PHOTO, {2: "K 7"})
+
     assert f'name="cards_{seats[1].pk}" value="6S' in body
     assert f'name="cards_{seats[2].pk}" value="K 7"' in body
     assert Photo.objects.count() == 1
@@ -172,18 +178,6 @@ def test_score_entry_reads_a_hand_from_a_photo_and_keeps_what_was_typed(client, 
 
 def test_a_joker_in_a_hand_photo_is_filled_in_once(client, member, game):
     # The joker's word "Joker" is read as several letter pairs: still one joker, 50 points.
-    joker = PHOTO.with_name("phone_073.jpg")
-    seats = list(game.seats.order_by("position"))
-    client.post(reverse("went_out", args=[game.pk]), {"version": 0, "seat": seats[0].pk})
-    game.refresh_from_db()
-    response = client.post(
-        reverse("score_photo", args=[game.pk]),
-        {
-            "version": game.version,
-            "photo_seat": seats[1].pk,
-            f"photo_{seats[1].pk}": SimpleUploadedFile("hand.jpg", joker.read_bytes()),
-        },
-        headers={"HX-Request": "true"},
-    )
+    seats, body = score_a_hand_from_a_photo(client, game, PHOTO.with_name("phone_073.jpg"), {})
 
-    assert f'name="cards_{seats[1].pk}" value="JK"' in text_of(response)
+    assert f'name="cards_{seats[1].pk}" value="JK"' in body
