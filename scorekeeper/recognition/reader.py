@@ -198,7 +198,7 @@ def _group_corners_into_cards(corners: list[_Corner]) -> list[list[_Corner]]:
 
 
 def _group_jokers(jokers: list[_Corner]) -> list[list[_Corner]]:
-    """One group per joker card, strongest reading first.
+    """One group per joker card.
 
     A joker's index is the word "Joker": the network reads several of its letter pairs, either
     way round, and the card's two words lie a few letters apart. Jokers read within

@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .cards import BACKGROUND, CLASSES
+from .cards import BACKGROUND, CLASSES, JOKER
 from .corners import NETWORK_HEIGHT, NETWORK_WIDTH, Candidates, extract_patches, find_candidates
 from .features import patch_features
 from .images import load_image
@@ -152,7 +152,7 @@ def real_samples(
         padded, candidates = crop_candidates(crop)
         if len(candidates) == 0:
             continue
-        if card == "JK":
+        if card == JOKER:
             if jokers:
                 used += 1
                 samples.append(both_patches(padded, jittered(candidates, 3, rng)))
