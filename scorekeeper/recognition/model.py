@@ -2,18 +2,17 @@
 
 ``CornerModel``, a small multilayer perceptron over gradient histograms stored as plain numpy
 arrays, is fast enough to look at every candidate and screens out what is plainly not an index.
-``PatchNetwork``, a small convolutional network (ONNX, run by OpenCV's dnn module), reads the
+``PatchNetwork``, a small convolutional network (ONNX, run by ONNX Runtime), reads the
 candidates that pass: it tells clubs from spades and small blurred ranks far better. Two are
 committed, trained alike but for the jokers: the reader averages them.
 """
 
-import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import cv2
 import numpy as np
+import onnxruntime
 
 from .cards import CLASSES
 from .corners import NETWORK_HEIGHT, NETWORK_WIDTH
@@ -92,26 +91,32 @@ class PatchNetwork:
     ``size`` is the (width, height) of the patches it was trained on.
     """
 
-    BATCH = 512
+    BATCH = 128
 
     def __init__(self, path: Path, size: tuple[int, int] = (NETWORK_WIDTH, NETWORK_HEIGHT)) -> None:
         self.classes = CLASSES
         self.size = size
-        self._net = cv2.dnn.readNetFromONNX(str(path))
-        self._lock = threading.Lock()  # an OpenCV network is not safe to run from two threads
+        options = onnxruntime.SessionOptions()
+        # One thread per photo, as on a busy web worker; a session may be run from many threads.
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.enable_cpu_mem_arena = False
+        options.enable_mem_pattern = False
+        self._session = onnxruntime.InferenceSession(
+            str(path), options, providers=["CPUExecutionProvider"]
+        )
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """(N, classes) softmax probabilities."""
         if len(patches) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
-        logits = []
-        with self._lock:
-            for start in range(0, len(patches), self.BATCH):
-                self._net.setInput(normalize_patches(patches[start : start + self.BATCH]))
-                logits.append(
-                    np.array(self._net.forward(), np.float32).reshape(-1, len(self.classes))
-                )
-        activation = np.concatenate(logits)
+        logits = [
+            self._session.run(
+                None, {"patches": normalize_patches(patches[start : start + self.BATCH])}
+            )[0]
+            for start in range(0, len(patches), self.BATCH)
+        ]
+        activation = np.concatenate(logits).astype(np.float32)
         activation -= activation.max(axis=1, keepdims=True)
         np.exp(activation, out=activation)
         activation /= activation.sum(axis=1, keepdims=True)

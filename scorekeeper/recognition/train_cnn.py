@@ -3,7 +3,7 @@
 Training only. PATCHES is the file ``python -m scorekeeper.recognition.train --patches FILE`` writes
 (synthetic scene patches and real ``subset=train`` crop patches, labelled). Needs torch and onnx
 (requirements-train.txt; torch 2.13 installs for Python 3.11 only, so this runs in its own venv).
-Writes ``corner_cnn.onnx``, which ``model.PatchNetwork`` runs with OpenCV's dnn module.
+Writes ``corner_cnn.onnx``, which ``model.PatchNetwork`` runs with ONNX Runtime.
 """
 
 import argparse
