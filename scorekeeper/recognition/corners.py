@@ -165,20 +165,28 @@ def find_candidates(rgb: np.ndarray, glyphs: np.ndarray | None = None) -> Candid
 
 
 def extract_patches(
-    rgb: np.ndarray, candidates: Candidates, size: tuple[int, int] = (PATCH_WIDTH, PATCH_HEIGHT)
+    rgb: np.ndarray,
+    candidates: Candidates,
+    size: tuple[int, int] = (PATCH_WIDTH, PATCH_HEIGHT),
+    stretch: tuple[float, float] = (1.0, 1.0),
 ) -> np.ndarray:
     """(N, height, width, 3) upright ``uint8`` patches, one per candidate (size: width, height).
 
-    Each patch is sampled from the pyramid level where it is about patch-sized, so large
-    indices are not aliased.
+    With ``stretch`` (x, y), each patch is the one the candidate would give in the image
+    stretched that much, sampled from the image itself. Each patch is sampled from the pyramid
+    level where it is about patch-sized, so large indices are not aliased.
     """
     count = len(candidates)
     width, height = size
     patches = np.zeros((count, height, width, 3), np.uint8)
     if count == 0:
         return patches
-    corners = candidates.corners()
-    height_in_image = PATCH_SPAN_Y * candidates.spacing
+    stretched = np.array(stretch)
+    corners = (
+        Candidates(candidates.first * stretched, candidates.second * stretched).corners()
+        / stretched
+    )
+    height_in_image = np.linalg.norm(corners[:, 3] - corners[:, 0], axis=1)
     level = np.clip(np.floor(np.log2(np.maximum(height_in_image / height, 1e-6))), 0, 3)
     level_image = rgb
     grid_x = (np.arange(width) + 0.5) / width
