@@ -1,5 +1,7 @@
 """The committed convolutional corner readers: small, loaded once, and well-formed output."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 
@@ -52,3 +54,20 @@ def test_patches_are_normalized_for_lighting():
     assert normalized.shape == (1, 3, NETWORK_HEIGHT, NETWORK_WIDTH)
     assert abs(float(normalized.mean())) < 1e-4
     assert np.allclose(normalized, normalize_patches(brighter), atol=1e-4)
+
+
+def test_one_network_reads_for_many_threads_at_once():
+    # Web workers may read two photos at once with the one network the process loaded.
+    rng = np.random.default_rng(2)
+    batches = [
+        rng.integers(0, 256, (300, NETWORK_HEIGHT, NETWORK_WIDTH, 3), dtype=np.uint8)
+        for _ in range(4)
+    ]
+    network = default_network()
+    alone = [network.probabilities(batch) for batch in batches]
+
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(network.probabilities, batches))
+
+    for one, other in zip(alone, together, strict=True):
+        assert np.allclose(one, other, atol=1e-6)
