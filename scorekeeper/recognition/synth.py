@@ -1,7 +1,8 @@
-"""Synthetic training scenes: cards rendered from a freely licensed SVG deck, laid out like photos.
+"""Synthetic training scenes: cards rendered from freely licensed SVG decks, laid out like photos.
 
-Training only (needs ``resvg-py``; see requirements-train.txt). Each scene records where every card
-went, so each corner-index candidate found in it can be labelled with its card or as background.
+Training only (needs ``resvg-py``, and ``rsvg-convert`` for the KDE decks; see
+requirements-train.txt). Each scene records where every card went, so each corner-index candidate
+found in it can be labelled with its card or as background.
 """
 
 import io
@@ -21,6 +22,17 @@ DECK_PACKAGE = "@younestouati/playing-cards-standard-deck@3.0.0"
 RENDER_WIDTH = 450
 SUIT_LETTERS = {"s": "S", "h": "H", "d": "D", "c": "C"}
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+# Debian's kdegames-card-data-kf5 (GPL-2+ and LGPL-2+): one SVG a deck, one element a card. Their
+# indices are drawn in other faces than the npm deck's (thin serif digits among them), further in
+# from the edge and behind a frame line. Face cards whose element is not the whole card are skipped.
+KDE_CARDDECKS = Path("/usr/share/carddecks")
+KDE_DECKS = (
+    "svg-standard/standard.svgz",
+    "svg-tigullio-international/tigullio-international.svgz",
+    "svg-dondorf/dondorf.svgz",
+)
+KDE_RANKS = {"jack": "J", "queen": "Q", "king": "K", "1": "A"}
+KDE_SUITS = {"club": "C", "diamond": "D", "heart": "H", "spade": "S"}
 
 
 @dataclass(frozen=True)
@@ -69,15 +81,72 @@ def render_deck(svg_folder: Path) -> list[RenderedCard]:
     return rendered
 
 
-def _index_boxes(pixels: np.ndarray):
+def render_kde_deck(svgz: Path) -> list[RenderedCard]:
+    """The cards of one KDE deck drawn whole, with their indices found."""
+    from PIL import Image
+
+    rendered = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for suit_name, suit in KDE_SUITS.items():
+            for rank_name in [*map(str, range(1, 11)), "jack", "queen", "king"]:
+                png = Path(scratch) / f"{rank_name}_{suit_name}.png"
+                subprocess.run(
+                    [
+                        "rsvg-convert",
+                        f"--export-id={rank_name}_{suit_name}",
+                        "--background-color",
+                        "white",
+                        "--width",
+                        str(RENDER_WIDTH),
+                        str(svgz),
+                        "--output",
+                        str(png),
+                    ],
+                    check=True,
+                )
+                pixels = np.asarray(Image.open(png).convert("RGB"))
+                card = KDE_RANKS.get(rank_name, rank_name) + suit
+                rendered.append(RenderedCard(card, pixels, None, None))
+    shapes = [card.pixels.shape for card in rendered]
+    whole = max(set(shapes), key=shapes.count)
+    deck = []
+    for card in rendered:
+        if card.pixels.shape != whole:
+            continue
+        rank_box, suit_box = _index_boxes(card.pixels, width_share=0.25, framed=True)
+        if rank_box is None:
+            continue
+        deck.append(RenderedCard(card.card, card.pixels, rank_box, suit_box))
+    return deck
+
+
+def _index_boxes(pixels: np.ndarray, width_share: float = 0.125, framed: bool = False):
+    """The rank's and the suit's boxes in the top-left index, or two Nones when not found.
+
+    ``framed``: glyphs touching the searched region's edges are the card's frame line or a pip.
+    """
     height, width = pixels.shape[:2]
-    region = pixels[: int(0.3 * height), : int(0.125 * width)].min(axis=2) < 160
+    region = pixels[: int(0.3 * height), : int(width_share * width)].min(axis=2) < 160
     count, _labels, stats, _centroids = cv2.connectedComponentsWithStats(region.astype(np.uint8))
-    blobs = [stats[i] for i in range(1, count) if stats[i][cv2.CC_STAT_AREA] > 30]
+    rows, columns = region.shape
+
+    def inside(blob) -> bool:
+        left, top, wide, high = blob[:4]
+        return left > 0 and top > 0 and left + wide < columns and top + high < rows
+
+    blobs = [
+        stats[i]
+        for i in range(1, count)
+        if stats[i][cv2.CC_STAT_AREA] > 30 and (inside(stats[i]) or not framed)
+    ]
+    if not blobs:
+        return None, None
     suit = max(blobs, key=lambda s: s[cv2.CC_STAT_TOP] + s[cv2.CC_STAT_HEIGHT])
     rank = [
         s for s in blobs if s[cv2.CC_STAT_TOP] + s[cv2.CC_STAT_HEIGHT] <= suit[cv2.CC_STAT_TOP] + 2
     ]
+    if not rank:
+        return None, None
 
     def box(parts):
         x0 = min(p[0] for p in parts)

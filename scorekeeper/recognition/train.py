@@ -1,6 +1,6 @@
 """Train the corner-index classifier: ``python -m scorekeeper.recognition.train``.
 
-Deterministic (fixed seeds). Trains from synthetic scenes of a rendered SVG deck and the real
+Deterministic (fixed seeds). Trains from synthetic scenes of rendered SVG decks and the real
 corner crops of /work/shared/cardcrops marked ``subset=train`` (crops cut from the development
 photos are left out, since those photos measure the recognizer). Writes ``corner_model.npz``.
 """
@@ -19,9 +19,18 @@ from .corners import NETWORK_HEIGHT, NETWORK_WIDTH, Candidates, extract_patches,
 from .features import patch_features
 from .images import load_image
 from .model import MODEL_PATH, NETWORK_PATH, CornerModel, PatchNetwork
-from .synth import fetch_deck, label_candidates, make_scene, render_deck
+from .synth import (
+    KDE_CARDDECKS,
+    KDE_DECKS,
+    fetch_deck,
+    label_candidates,
+    make_scene,
+    render_deck,
+    render_kde_deck,
+)
 
 SEED = 20240627
+KDE_SEED = 20261201
 NEGATIVES_PER_SCENE = 80
 
 
@@ -57,8 +66,10 @@ def _scene_batch(arguments) -> tuple[np.ndarray, np.ndarray, list[str]]:
     return np.concatenate(screen), np.concatenate(network), labels
 
 
-def synthetic_samples(deck, scenes: int, workers: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    seeds = [SEED + i for i in range(scenes)]
+def synthetic_samples(
+    deck, scenes: int, workers: int, first_seed: int = SEED
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    seeds = [first_seed + i for i in range(scenes)]
     batches = [(deck, seeds[i::workers]) for i in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         results = list(pool.map(_scene_batch, batches))
@@ -232,6 +243,12 @@ def main() -> None:
         help="the patch size the picker reads, WIDTHxHEIGHT",
     )
     parser.add_argument(
+        "--kde-scenes",
+        type=int,
+        default=0,
+        help="also this many scenes of the KDE decks (Debian's kdegames-card-data-kf5)",
+    )
+    parser.add_argument(
         "--jokers",
         action="store_true",
         help="also learn the joker from every letter pair of the joker crops",
@@ -259,6 +276,15 @@ def main() -> None:
             network=synthetic_network,
             labels=np.array(synthetic_labels),
         )
+    if arguments.kde_scenes:
+        kde_deck = [card for name in KDE_DECKS for card in render_kde_deck(KDE_CARDDECKS / name)]
+        kde_screen, kde_network, kde_labels = synthetic_samples(
+            kde_deck, arguments.kde_scenes, arguments.workers, KDE_SEED
+        )
+        synthetic_screen = np.concatenate([synthetic_screen, kde_screen])
+        synthetic_network = np.concatenate([synthetic_network, kde_network])
+        synthetic_labels += kde_labels
+        print(f"KDE decks: {len(kde_deck)} cards, {len(kde_labels)} patches", flush=True)
     synthetic_features = patch_features(synthetic_screen)
     positives = sum(label != BACKGROUND for label in synthetic_labels)
     print(f"synthetic: {len(synthetic_labels)} patches, {positives} indices", flush=True)

@@ -130,8 +130,12 @@ def main() -> None:
     from torch.nn import functional
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("patches", type=Path)
+    parser.add_argument("patches", type=Path, nargs="+")
     parser.add_argument("--epochs", type=int, default=11)
+    parser.add_argument("--learning-rate", type=float, default=3e-3, help="the one-cycle peak")
+    parser.add_argument(
+        "--init", type=Path, default=None, help="start from this network's weights (fine-tune)"
+    )
     parser.add_argument("--real-weight", type=int, default=3, help="copies of each real patch")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=SEED)
@@ -141,9 +145,14 @@ def main() -> None:
     torch.manual_seed(arguments.seed)
     torch.set_num_threads(arguments.threads)
     generator = torch.Generator().manual_seed(arguments.seed)
-    with np.load(arguments.patches) as stored:
-        synthetic, synthetic_labels = stored["synthetic"], list(stored["synthetic_labels"])
-        real, real_labels = stored["real"], list(stored["real_labels"])
+    synthetic, synthetic_labels, real, real_labels = [], [], [], []
+    for path in arguments.patches:
+        with np.load(path) as stored:
+            synthetic.append(stored["synthetic"])
+            synthetic_labels += list(stored["synthetic_labels"])
+            real.append(stored["real"])
+            real_labels += list(stored["real_labels"])
+    synthetic, real = np.concatenate(synthetic), np.concatenate(real)
     index = {name: position for position, name in enumerate(CLASSES)}
     patches = np.concatenate([synthetic] + [real] * arguments.real_weight)
     labels = [index[str(name)] for name in synthetic_labels + real_labels * arguments.real_weight]
@@ -152,10 +161,21 @@ def main() -> None:
     print(f"{len(targets)} patches ({len(real)} real, used {arguments.real_weight}x)", flush=True)
 
     network = build_network(len(CLASSES))
+    if arguments.init:
+        import onnx
+        from onnx import numpy_helper
+
+        stored = onnx.load(str(arguments.init)).graph.initializer
+        network.load_state_dict(
+            {
+                weight.name: torch.from_numpy(numpy_helper.to_array(weight).copy())
+                for weight in stored
+            }
+        )
     optimizer = torch.optim.AdamW(network.parameters(), 2e-3, weight_decay=1e-4)
     batches = len(targets) // BATCH
     schedule = torch.optim.lr_scheduler.OneCycleLR(
-        optimizer, 3e-3, total_steps=arguments.epochs * batches
+        optimizer, arguments.learning_rate, total_steps=arguments.epochs * batches
     )
     started = time.monotonic()
     for epoch in range(arguments.epochs):
