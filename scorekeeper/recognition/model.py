@@ -4,7 +4,8 @@
 arrays, is fast enough to look at every candidate and screens out what is plainly not an index.
 ``PatchNetwork``, a small convolutional network (ONNX, run by ONNX Runtime), reads the
 candidates that pass: it tells clubs from spades and small blurred ranks far better. Two are
-committed, trained alike but for the jokers: the reader averages them.
+committed, trained alike but for the jokers, which the first learned only when both were
+fine-tuned on the same patches: the reader averages them.
 """
 
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from .corners import NETWORK_HEIGHT, NETWORK_WIDTH
 
 MODEL_PATH = Path(__file__).with_name("corner_model.npz")
 NETWORK_PATH = Path(__file__).with_name("corner_cnn.onnx")
-# The same network trained with the joker crops too (``train --jokers``).
+# The same network trained with the joker crops from the start (``train --jokers``).
 JOKER_NETWORK_PATH = Path(__file__).with_name("corner_cnn_jokers.onnx")
 
 
@@ -134,5 +135,5 @@ def default_network() -> PatchNetwork:
 
 @cache
 def default_joker_network() -> PatchNetwork:
-    """The committed network trained with the joker crops too, loaded once per process."""
+    """The network trained with the joker crops from the start, loaded once per process."""
     return PatchNetwork(JOKER_NETWORK_PATH)

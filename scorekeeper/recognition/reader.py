@@ -102,19 +102,16 @@ def read_corners(
     if len(passed) == 0:
         return []
     candidates = Candidates(candidates.first[passed], candidates.second[passed])
-    firsts, seconds, readings = [], [], []
+    readings = []
     for stretch in VIEWS:
         patches = extract_patches(pixels, candidates, network.size, stretch)
-        plain = network.probabilities(patches)
-        trained_on_jokers = joker_network.probabilities(patches)
-        # The networks' average reads the cards; the joker, which only one of them learned, is
-        # read by that one alone.
-        jokers = trained_on_jokers.argmax(axis=1) == network.classes.index(JOKER)
-        firsts += [candidates.first, candidates.first[jokers]]
-        seconds += [candidates.second, candidates.second[jokers]]
-        readings += [(plain + trained_on_jokers) / 2, trained_on_jokers[jokers]]
+        # Both networks have learned every card and the joker: their average reads the index.
+        readings.append((network.probabilities(patches) + joker_network.probabilities(patches)) / 2)
     probabilities = np.concatenate(readings)
-    candidates = Candidates(np.concatenate(firsts), np.concatenate(seconds))
+    candidates = Candidates(
+        np.concatenate([candidates.first] * len(VIEWS)),
+        np.concatenate([candidates.second] * len(VIEWS)),
+    )
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
     background = network.classes.index(BACKGROUND)
