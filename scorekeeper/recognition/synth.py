@@ -105,18 +105,16 @@ def render_kde_deck(svgz: Path) -> list[RenderedCard]:
                     check=True,
                 )
                 pixels = np.asarray(Image.open(png).convert("RGB"))
-                card = KDE_RANKS.get(rank_name, rank_name) + suit
-                rendered.append(RenderedCard(card, pixels, None, None))
-    shapes = [card.pixels.shape for card in rendered]
+                rendered.append((KDE_RANKS.get(rank_name, rank_name) + suit, pixels))
+    shapes = [pixels.shape for _card, pixels in rendered]
     whole = max(set(shapes), key=shapes.count)
     deck = []
-    for card in rendered:
-        if card.pixels.shape != whole:
+    for card, pixels in rendered:
+        if pixels.shape != whole:
             continue
-        rank_box, suit_box = _index_boxes(card.pixels, width_share=0.25, framed=True)
-        if rank_box is None:
-            continue
-        deck.append(RenderedCard(card.card, card.pixels, rank_box, suit_box))
+        rank_box, suit_box = _index_boxes(pixels, width_share=0.25, framed=True)
+        if rank_box is not None:
+            deck.append(RenderedCard(card, pixels, rank_box, suit_box))
     return deck
 
 
