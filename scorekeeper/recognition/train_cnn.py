@@ -106,17 +106,14 @@ def augment(x, generator):
         )
     x = (x - 128) * (1 + 0.25 * normal(count, 1, 1, 1)) * (1 + 0.08 * normal(count, 3, 1, 1))
     x = x + 128 + 30 * normal(count, 1, 1, 1)
+    kernel = torch.tensor([[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]) / 16
+    kernel = kernel.view(1, 1, 3, 3).repeat(3, 1, 1, 1)
     blur = chance(0.35)
-    if blur.any():
-        kernel = torch.tensor([[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]) / 16
-        kernel = kernel.view(1, 1, 3, 3).repeat(3, 1, 1, 1)
-        padded = functional.pad(x[blur], (1, 1, 1, 1), mode="replicate")
-        x[blur] = functional.conv2d(padded, kernel, groups=3)
-        # Half of them twice: webcam indices are blurred over more than a pixel of the patch.
-        again = blur & chance(0.5)
-        if again.any():
-            padded = functional.pad(x[again], (1, 1, 1, 1), mode="replicate")
-            x[again] = functional.conv2d(padded, kernel, groups=3)
+    # Half of them twice: webcam indices are blurred over more than a pixel of the patch.
+    for blurred in (blur, blur & chance(0.5)):
+        if blurred.any():
+            padded = functional.pad(x[blurred], (1, 1, 1, 1), mode="replicate")
+            x[blurred] = functional.conv2d(padded, kernel, groups=3)
     grey = chance(0.05)
     if grey.any():
         x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1).clone()
