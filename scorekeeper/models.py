@@ -7,6 +7,8 @@ from django.urls import reverse
 
 from rules import Card, HouseRules, parse_cards
 
+from .recognition import SURE_CONFIDENCE
+
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(8)
@@ -343,8 +345,6 @@ class Photo(models.Model):
     def get_absolute_url(self):
         return reverse("photo", args=[self.pk])
 
-    UNSURE_BELOW = 0.95
-
     @property
     def marks(self) -> list[dict]:
         """Each card read, as a box to draw over the photo, flagged when the reading is unsure."""
@@ -353,7 +353,7 @@ class Photo(models.Model):
             {
                 "card": found["card"],
                 "percent": round(found["confidence"] * 100),
-                "unsure": found["confidence"] < self.UNSURE_BELOW,
+                "unsure": found["confidence"] < SURE_CONFIDENCE,
                 "x": found["box"][0],
                 "y": found["box"][1],
                 "width": found["box"][2] - found["box"][0],

@@ -4,6 +4,6 @@ Imports nothing from Django. See README.md in this folder.
 """
 
 from .images import UnreadableImage, load_image
-from .reader import Detection, read_cards
+from .reader import SURE_CONFIDENCE, Detection, read_cards
 
-__all__ = ["Detection", "UnreadableImage", "load_image", "read_cards"]
+__all__ = ["SURE_CONFIDENCE", "Detection", "UnreadableImage", "load_image", "read_cards"]

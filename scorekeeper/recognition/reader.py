@@ -13,7 +13,10 @@ from .model import CornerModel, default_joker_network, default_model, default_ne
 # Photos are read at most this large: enough for the indices, bounded time on 12-megapixel photos.
 WORKING_SIDE = 1280
 # A card read wrong costs more than a card missed, so weak readings are dropped.
-MIN_CONFIDENCE = 0.9
+MIN_CONFIDENCE = 0.85
+# Cards read less surely than this are shown flagged, for the player to check before a meld is
+# checked or a hand scored.
+SURE_CONFIDENCE = 0.95
 # A joker costs 50 points and only one network has learned it: it must be read more surely.
 JOKER_CONFIDENCE = 0.95
 # Joker readings this many letter spacings apart or closer are one card (see _group_jokers).
