@@ -274,6 +274,13 @@ class HouseRules:
             )
         return self.contracts[number - 1]
 
+    def most_cards_held(self, number: int, *, shanghai_claims: int = 0) -> int:
+        """The most cards a hand can hold in round `number`: the deal, one drawn card, every
+        May I? with its penalty cards, and one card drawn by the discarder per Shanghai claim."""
+        self.contract(number)  # refuses a round these rules do not have
+        dealt = self.cards_dealt[number - 1]
+        return dealt + 1 + self.may_i_limit * (1 + self.may_i_penalty_cards) + shanghai_claims
+
     def to_dict(self) -> dict[str, Any]:
         """A plain JSON-able dict of every setting."""
         result: dict[str, Any] = {}

@@ -137,3 +137,12 @@ def test_summary_sentences():
 def test_numbers_too_large_to_play_or_store_are_refused(changes, message):
     with pytest.raises(RulesError, match=re.escape(message)):
         HouseRules(**changes)
+
+
+def test_most_cards_held_counts_deal_draw_may_i_and_claims():
+    rules = HouseRules()
+    assert rules.most_cards_held(1) == 11 + 1 + 2 * 3
+    assert rules.most_cards_held(7, shanghai_claims=2) == 11 + 1 + 2 * 3 + 2
+    assert HouseRules(may_i_limit=0, cards_dealt=12).most_cards_held(3) == 13
+    with pytest.raises(RulesError, match="no contract 8"):
+        rules.most_cards_held(8)
