@@ -201,7 +201,8 @@ class Hand(models.Model):
     # Copied from the table's rules so the database itself holds the limit.
     may_i_limit = models.PositiveSmallIntegerField(default=2)
     went_down = models.BooleanField(default=False)
-    cards = models.CharField(max_length=200, blank=True)
+    # Text: what a hand held is bounded by the rules' card limits, not by a column width.
+    cards = models.TextField(blank=True)
     points = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
@@ -243,7 +244,8 @@ class Event(models.Model):
     other_seat = models.ForeignKey(
         Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
-    description = models.CharField(max_length=300)
+    # Text: it names players and cards, so its length follows the table, not a column width.
+    description = models.TextField()
     before = models.JSONField(default=dict, blank=True)
     after = models.JSONField(default=dict, blank=True)
     undoes = models.OneToOneField(
@@ -273,7 +275,7 @@ class TableMeld(models.Model):
     owner = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="melds")
     kind = models.CharField(max_length=4, choices=Kind)
     # Canonical notation, jokers declared: "5H 6H JK=7H 8H".
-    cards = models.CharField(max_length=200)
+    cards = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -300,7 +302,7 @@ class Check(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checks")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="checks")
     question = models.CharField(max_length=10, choices=Question)
-    cards = models.CharField(max_length=300)
+    cards = models.TextField()
     target = models.ForeignKey(
         TableMeld, on_delete=models.SET_NULL, null=True, blank=True, related_name="checks"
     )
