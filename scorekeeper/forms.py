@@ -325,6 +325,7 @@ class CheckForm(forms.Form):
 
     def __init__(self, *args, table_melds=(), profiles=None, contracts=0, **kwargs):
         super().__init__(*args, **kwargs)
+        self.at_table = profiles is None
         self.fields["target"].choices = [("", "—")] + [
             (index, str(meld)) for index, meld in enumerate(table_melds)
         ]
@@ -353,6 +354,16 @@ class CheckForm(forms.Form):
     def clean_table(self):
         text = self.cleaned_data.get("table", "")
         return melds_clean(text) if text.strip() else []
+
+    def clean(self):
+        cleaned = super().clean()
+        asks_lay_off = cleaned.get("question") == Check.Question.LAY_OFF
+        if self.at_table and asks_lay_off and cleaned.get("target") is None:
+            if len(self.fields["target"].choices) == 1:
+                self.add_error("target", "No meld is on the table yet, so nothing can be laid off.")
+            else:
+                self.add_error("target", "Pick the meld on the table to lay off on.")
+        return cleaned
 
 
 class GoingDownForm(VersionedForm):

@@ -104,7 +104,8 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         context["melds_preview"] = typed
         context["cards_text"] = " | ".join(rules.format_cards(meld) for meld in typed)
         context["target_melds"] = [melds[index] for index in answer.targets]
-        context["record"] = _record_offer(question, answer, typed, target, melds)
+        if answer.ok:
+            context["record"] = _record_offer(question, answer, typed, target, melds)
     return _render(request, context)
 
 

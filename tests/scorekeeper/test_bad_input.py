@@ -1058,3 +1058,23 @@ def test_another_clubs_objects_are_a_404_and_stay_untouched(client, member, stra
     response = getattr(client, method)(their_url(name, stranger), data)
     assert response.status_code == 404
     assert database_state() == before
+
+
+@pytest.mark.parametrize("target", ["", None])
+def test_a_lay_off_question_with_no_meld_picked_asks_for_one_and_is_not_kept(
+    client, member, down, target
+):
+    data = {"question": "layoff", "cards": "9H"}
+    if target is not None:
+        data["target"] = target
+    before = database_state()
+    response = client.post(url("table_check", down), data)
+    assert_refused(response, "pick the meld")
+    assert database_state() == before
+
+
+def test_a_lay_off_question_before_any_meld_is_down_says_there_is_none(client, member, game):
+    before = database_state()
+    response = client.post(url("table_check", game), {"question": "layoff", "cards": "9H"})
+    assert_refused(response, "no meld is on the table")
+    assert database_state() == before
