@@ -274,3 +274,13 @@ def test_starting_a_table_with_a_player_twice_is_refused(client):
     assert response.status_code == 200
     assert "only once" in response.content.decode()
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(("played", "label"), [(0, "and deal the next"), (6, "and end the game")])
+def test_the_save_button_says_what_saving_does(client, member, game, played, label):
+    for _ in range(played):
+        play_round(game)
+    game.refresh_from_db()
+    post(client, "went_out", game, seat=first_seat(game).pk)
+    body = html.unescape(client.get(game.get_absolute_url()).content.decode())
+    assert f"Save contract {played + 1} {label}" in body
