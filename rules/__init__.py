@@ -21,7 +21,7 @@ from .house_rules import (
     rules_summary,
 )
 from .melds import Meld, Verdict, check_lay_off, check_meld, shanghai_targets
-from .scoring import hand_problems, penalty_points
+from .scoring import hand_problems, penalty_points, points_possible
 
 __all__ = [
     "CONTRACTS",
@@ -46,6 +46,7 @@ __all__ = [
     "parse_melds",
     "parse_ranks",
     "penalty_points",
+    "points_possible",
     "rules_summary",
     "shanghai_targets",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import Card, card_problems
+from .cards import JOKER, Card, card_problems
 from .house_rules import HouseRules
 from .melds import DEFAULT_RULES
 
@@ -13,6 +13,24 @@ def penalty_points(cards: Iterable[Card], rules: HouseRules = DEFAULT_RULES) -> 
     """Points of the cards left in a hand; suits never matter, so rank-only cards work."""
     points = dict(rules.points)
     return sum(points[card.rank] for card in cards)
+
+
+def points_possible(points: int, most_cards: int, rules: HouseRules = DEFAULT_RULES) -> bool:
+    """Whether some hand of 1 to `most_cards` cards is worth exactly `points` under these rules,
+    with no rank more often than the decks hold it."""
+    if points < 0 or most_cards < 1:
+        return False
+    copies: dict[int, int] = {}
+    for rank, value in rules.points:
+        copies[value] = copies.get(value, 0) + (rules.jokers if rank == JOKER else 4 * rules.decks)
+    # reachable[n] is a bit set of the totals that n cards can make (bit t set: total t).
+    reachable = [1] + [0] * most_cards
+    mask = (1 << (points + 1)) - 1
+    for value, count in copies.items():
+        for held in range(most_cards, 0, -1):
+            for taken in range(1, min(count, held) + 1):
+                reachable[held] |= (reachable[held - taken] << (taken * value)) & mask
+    return any(reachable[held] >> points & 1 for held in range(1, most_cards + 1))
 
 
 def hand_problems(hands: Sequence[Sequence[Card]], rules: HouseRules = DEFAULT_RULES) -> list[str]:

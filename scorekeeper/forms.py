@@ -163,7 +163,11 @@ class ScoreForm(VersionedForm):
         for seat_id in self.entry_seats:
             text = cleaned.get(f"cards_{seat_id}") or ""
             points = cleaned.get(f"points_{seat_id}")
-            if text.strip():
+            if text.strip() and points is not None:
+                self.add_error(
+                    f"points_{seat_id}", "Enter the cards or the points, not both: clear one."
+                )
+            elif text.strip():
                 try:
                     cards = tuple(rules.parse_ranks(text))
                 except rules.CardError as error:

@@ -354,6 +354,11 @@ def _hands_apply(
             problems.append(
                 f"{name} did not go out, so they hold at least one card: points above 0."
             )
+        elif not rules.points_possible(entry.points, limits[seat_id], house_rules):
+            problems.append(
+                f"No hand of at most {limits[seat_id]} cards is worth {entry.points} points "
+                f"under this table's rules: check {name}'s points."
+            )
         else:
             result[seat_id] = ("", entry.points)
     problems.extend(rules.hand_problems(all_cards, house_rules))

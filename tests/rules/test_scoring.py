@@ -4,7 +4,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import Card, HouseRules, hand_problems, parse_cards, parse_ranks, penalty_points
+from rules import (
+    Card,
+    HouseRules,
+    hand_problems,
+    parse_cards,
+    parse_ranks,
+    penalty_points,
+    points_possible,
+)
 from rules.cards import RANKS, SUITS
 
 
@@ -69,3 +77,36 @@ def test_points_equal_the_per_card_sum(cards):
     points = dict(rules.points)
     assert penalty_points(cards, rules) == sum(points[c.rank] for c in cards)
     assert penalty_points(cards) == sum(penalty_points([c]) for c in cards)
+
+
+@pytest.mark.parametrize(
+    ("points", "most_cards", "possible"),
+    [
+        (5, 1, True),
+        (7, 18, False),  # every card is worth a multiple of five
+        (75, 4, True),  # K K 7 JK
+        (50, 1, True),
+        (200, 4, True),  # four jokers
+        (250, 5, False),  # a fifth joker: the decks hold four
+        (400, 18, True),
+        (1000, 18, False),  # 18 cards are worth at most 4 jokers and 14 aces: 480
+        (0, 5, False),  # a player who did not go out holds a card
+        (15, 1, False),  # one card is worth 5, 10, 20 or 50
+    ],
+)
+def test_points_possible_knows_what_hands_can_be_worth(points, most_cards, possible):
+    assert points_possible(points, most_cards) is possible
+
+
+def test_points_possible_follows_the_tables_own_points():
+    odd = HouseRules(points={"7": 7})
+    assert points_possible(7, 1, odd)
+    assert points_possible(12, 2, odd)
+    assert not points_possible(7, 1)
+
+
+@given(st.lists(st.sampled_from([*RANKS, "JK"]), min_size=1, max_size=12))
+def test_points_possible_for_every_real_hand(ranks):
+    hand = [Card(rank=rank, suit=None) for rank in ranks]
+    if not hand_problems([hand]):
+        assert points_possible(penalty_points(hand), len(hand))

@@ -308,6 +308,9 @@ BAD_SCORES = {
     "more cards than a hand holds": {"cards_1": "2 " * 30},
     "too much text": {"cards_1": "2 " * 150},
     "more jokers than the decks hold": {"cards_1": "JK " * 9},
+    "cards and points both": {"points_1": "20"},
+    "points no hand makes": {"points_2": "7"},
+    "points more than a hand holds": {"points_2": "5000"},
 }
 
 
