@@ -1,9 +1,33 @@
 """Playing-card photo recognition: ``read_cards(image)`` lists the cards a photo shows.
 
-Imports nothing from Django. See README.md in this folder.
+Imports nothing from Django. Importing the package is cheap, as the app's models import it for
+``SURE_CONFIDENCE``: numpy, OpenCV and ONNX Runtime load with the first ``read_cards`` call, Pillow
+and numpy when ``load_image`` or ``UnreadableImage`` is first asked for. See README.md in this
+folder.
 """
 
-from .images import UnreadableImage, load_image
-from .reader import SURE_CONFIDENCE, Detection, read_cards
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from .detections import SURE_CONFIDENCE, Detection
+
+if TYPE_CHECKING:
+    from .images import ImageSource, UnreadableImage, load_image
 
 __all__ = ["SURE_CONFIDENCE", "Detection", "UnreadableImage", "load_image", "read_cards"]
+
+
+def read_cards(image: "ImageSource", **options: Any) -> list[Detection]:
+    """The cards visible in ``image`` (a path, bytes or binary file), most confident first.
+
+    ``reader.read_cards``, which takes the same options, imported with the first photo.
+    """
+    from .reader import read_cards as read_photo
+
+    return read_photo(image, **options)
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("UnreadableImage", "load_image"):
+        return getattr(import_module(".images", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -77,7 +77,7 @@ def default_model() -> CornerModel:
 def normalize_patches(patches: np.ndarray) -> np.ndarray:
     """(N, 3, H, W) ``float32`` network input: each patch less its mean, over its spread.
 
-    Training (train_cnn.py) applies the same formula.
+    Training (tools/recognition/train_cnn.py) applies the same formula.
     """
     pixels = patches.astype(np.float32).transpose(0, 3, 1, 2)
     flat = pixels.reshape(len(pixels), -1)

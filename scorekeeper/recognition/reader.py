@@ -6,6 +6,7 @@ import numpy as np
 
 from .cards import BACKGROUND, JOKER
 from .corners import Candidates, extract_patches, find_candidates
+from .detections import Detection
 from .features import patch_features
 from .images import ImageSource, load_image_scaled
 from .model import CornerModel, default_joker_network, default_model, default_network
@@ -14,9 +15,6 @@ from .model import CornerModel, default_joker_network, default_model, default_ne
 WORKING_SIDE = 1280
 # A card read wrong costs more than a card missed, so weak readings are dropped.
 MIN_CONFIDENCE = 0.85
-# Cards read less surely than this are shown flagged, for the player to check before a meld is
-# checked or a hand scored.
-SURE_CONFIDENCE = 0.95
 # A joker costs 50 points and only one network has learned it: it must be read more surely.
 JOKER_CONFIDENCE = 0.95
 # Joker readings this many letter spacings apart or closer are one card (see _group_jokers).
@@ -31,20 +29,6 @@ READING_CONFIDENCE = 0.3
 # flattened by a camera at a slant (16:9 at about 35 degrees above the table, 2.6 at about 23), or
 # by a photo stretched to another shape, reads better stretched back.
 VIEWS = ((1.0, 1.0), (16 / 9, 1.0), (1.0, 16 / 9), (2.6, 1.0), (1.0, 2.6))
-
-
-@dataclass(frozen=True)
-class Detection:
-    """One physical card read from a photo.
-
-    ``box`` is ``(x0, y0, x1, y1)`` in pixels of the upright image, as a browser shows it (EXIF
-    orientation applied), at the uploaded resolution. It bounds the corner index read, or both
-    corner indices when the card's two corners were seen.
-    """
-
-    card: str
-    confidence: float
-    box: tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)

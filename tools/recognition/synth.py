@@ -15,8 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .cards import BACKGROUND, JOKER
-from .corners import Candidates
+from scorekeeper.recognition.cards import BACKGROUND, JOKER
+from scorekeeper.recognition.corners import Candidates
 
 DECK_PACKAGE = "@younestouati/playing-cards-standard-deck@3.0.0"
 RENDER_WIDTH = 450
@@ -25,6 +25,7 @@ RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 # Debian's kdegames-card-data-kf5 (GPL-2+ and LGPL-2+): one SVG a deck, one element a card. Their
 # indices are drawn in other faces than the npm deck's (thin serif digits among them), further in
 # from the edge and behind a frame line. Face cards whose element is not the whole card are skipped.
+# Where the Debian package installs them; train's ``--kde-carddecks`` reads them from elsewhere.
 KDE_CARDDECKS = Path("/usr/share/carddecks")
 KDE_DECKS = (
     "svg-standard/standard.svgz",

@@ -1,4 +1,4 @@
-"""Time the recognizer: ``python -m scorekeeper.recognition.bench [PHOTO]``.
+"""Time the recognizer: ``python -m tools.recognition.bench [PHOTO]``.
 
 Reads one photo as a 640x640 JPEG and as a 12-megapixel (4000x3000) JPEG, several times each on
 one core, and prints seconds per photo and the process's peak memory.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from .model import default_joker_network, default_model, default_network
-from .reader import read_cards
+from scorekeeper.recognition.model import default_joker_network, default_model, default_network
+from scorekeeper.recognition.reader import read_cards
 
 DEFAULT_PHOTO = Path(__file__).parents[2] / "tests" / "recognition" / "photos" / "win_029.jpg"
 

@@ -1,10 +1,11 @@
-"""Measure the recognizer: ``python -m scorekeeper.recognition.evaluate DIR``.
+"""Measure the recognizer: ``python -m tools.recognition.evaluate DIR``.
 
-DIR holds photos and a ``labels.tsv`` (``image<TAB>cards``) like /work/shared/cardphotos. As those
-photos show one deck each, the SET of distinct cards per photo is compared. Prints one line per
-photo, precision, recall and F1 over cards, joker recall, the same per group (file-name prefix),
-seconds per photo, and last a JSON line with the totals. Also counted: cards read more than once
-(``read_twice``); in photos of one deck each is an extra card the player has to delete.
+DIR holds an ``images/`` folder and a ``labels.tsv`` (``image<TAB>cards``), like the project's
+shared ``cardphotos``. As those photos show one deck each, the SET of distinct cards per photo is
+compared. Prints one line per photo, precision, recall and F1 over cards, joker recall, the same
+per group (file-name prefix), seconds per photo, and last a JSON line with the totals. Also
+counted: cards read more than once (``read_twice``); in photos of one deck each is an extra card
+the player has to delete.
 ``--rotate`` and ``--scale`` re-encode each photo turned and resized first, to check orientation
 and size handling.
 """
@@ -18,8 +19,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from .cards import JOKER
-from .reader import MIN_CONFIDENCE, read_cards
+from scorekeeper.recognition.cards import JOKER
+from scorekeeper.recognition.reader import MIN_CONFIDENCE, read_cards
 
 # The black-and-gold novelty deck is reported on its own, outside the standard-deck totals.
 NOVELTY_GROUPS = {"blackdeck"}

@@ -1,6 +1,6 @@
-"""Train the convolutional corner reader: ``python -m scorekeeper.recognition.train_cnn PATCHES``.
+"""Train the convolutional corner reader: ``python -m tools.recognition.train_cnn PATCHES``.
 
-Training only. PATCHES is the file ``python -m scorekeeper.recognition.train --patches FILE`` writes
+Training only. PATCHES is the file ``python -m tools.recognition.train --patches FILE`` writes
 (synthetic scene patches and real ``subset=train`` crop patches, labelled). Needs torch and onnx
 (requirements-train.txt; torch 2.13 installs for Python 3.11 only, so this runs in its own venv).
 Writes ``corner_cnn.onnx``, which ``model.PatchNetwork`` runs with ONNX Runtime.
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import BACKGROUND, CLASSES, JOKER
-from .corners import NETWORK_HEIGHT, NETWORK_WIDTH
-from .model import NETWORK_PATH
+from scorekeeper.recognition.cards import BACKGROUND, CLASSES, JOKER
+from scorekeeper.recognition.corners import NETWORK_HEIGHT, NETWORK_WIDTH
+from scorekeeper.recognition.model import NETWORK_PATH
 
 SEED = 20240627
 BATCH = 256

@@ -1,8 +1,9 @@
-"""Train the corner-index classifier: ``python -m scorekeeper.recognition.train``.
+"""Train the corner-index classifier: ``python -m tools.recognition.train --crops DIR``.
 
 Deterministic (fixed seeds). Trains from synthetic scenes of rendered SVG decks and the real
-corner crops of /work/shared/cardcrops marked ``subset=train`` (crops cut from the development
-photos are left out, since those photos measure the recognizer). Writes ``corner_model.npz``.
+corner crops of DIR (the project's shared ``cardcrops``) marked ``subset=train`` (crops cut from
+the development photos are left out, since those photos measure the recognizer). Writes
+``corner_model.npz``.
 """
 
 import argparse
@@ -14,11 +15,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .cards import BACKGROUND, CLASSES, JOKER
-from .corners import NETWORK_HEIGHT, NETWORK_WIDTH, Candidates, extract_patches, find_candidates
-from .features import patch_features
-from .images import load_image
-from .model import MODEL_PATH, NETWORK_PATH, CornerModel, PatchNetwork
+from scorekeeper.recognition.cards import BACKGROUND, CLASSES, JOKER
+from scorekeeper.recognition.corners import (
+    NETWORK_HEIGHT,
+    NETWORK_WIDTH,
+    Candidates,
+    extract_patches,
+    find_candidates,
+)
+from scorekeeper.recognition.features import patch_features
+from scorekeeper.recognition.images import load_image
+from scorekeeper.recognition.model import MODEL_PATH, NETWORK_PATH, CornerModel, PatchNetwork
+
 from .synth import (
     KDE_CARDDECKS,
     KDE_DECKS,
@@ -217,7 +225,13 @@ def fit(features: np.ndarray, labels: list[str], seed: int, epochs: int) -> Corn
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--crops", type=Path, default=Path("/work/shared/cardcrops"))
+    # The crops live outside the repository, wherever the shared data was unpacked: no default.
+    parser.add_argument(
+        "--crops",
+        type=Path,
+        required=True,
+        help="the real corner crops: a folder with provenance.csv and images/ (shared/cardcrops)",
+    )
     parser.add_argument(
         "--deck-cache", type=Path, default=Path.home() / ".cache" / "scorekeeper-recognition"
     )
@@ -249,6 +263,12 @@ def main() -> None:
         help="also this many scenes of the KDE decks (Debian's kdegames-card-data-kf5)",
     )
     parser.add_argument(
+        "--kde-carddecks",
+        type=Path,
+        default=KDE_CARDDECKS,
+        help=f"where kdegames-card-data-kf5 put its decks (default: {KDE_CARDDECKS})",
+    )
+    parser.add_argument(
         "--jokers",
         action="store_true",
         help="also learn the joker from every letter pair of the joker crops",
@@ -277,7 +297,9 @@ def main() -> None:
             labels=np.array(synthetic_labels),
         )
     if arguments.kde_scenes:
-        kde_deck = [card for name in KDE_DECKS for card in render_kde_deck(KDE_CARDDECKS / name)]
+        kde_deck = [
+            card for name in KDE_DECKS for card in render_kde_deck(arguments.kde_carddecks / name)
+        ]
         kde_screen, kde_network, kde_labels = synthetic_samples(
             kde_deck, arguments.kde_scenes, arguments.workers, KDE_SEED
         )

@@ -1,0 +1,66 @@
+"""What importing the recognizer costs, and what it may import.
+
+The app's models import the package for one constant (``SURE_CONFIDENCE``) and every management
+command imports the models: OpenCV, ONNX Runtime and numpy load with the first photo read, not
+with the package. Each check runs in a fresh interpreter, where nothing is loaded yet.
+"""
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PHOTO = Path(__file__).with_name("photos") / "phone_010.jpg"
+HEAVY = ("numpy", "cv2", "onnxruntime", "PIL", "pillow_heif")
+
+
+def modules_loaded_by(code: str, **environment: str) -> set[str]:
+    """Which of the heavy libraries a fresh interpreter has loaded after running ``code``."""
+    report = f"import sys\nprint(' '.join(name for name in {HEAVY!r} if name in sys.modules))"
+    result = subprocess.run(
+        [sys.executable, "-c", f"{code}\n{report}"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **environment},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
+
+
+def test_importing_the_package_loads_no_image_or_network_library():
+    code = "from scorekeeper.recognition import SURE_CONFIDENCE, Detection, read_cards"
+    assert modules_loaded_by(code) == set()
+
+
+def test_the_app_models_load_no_image_or_network_library():
+    code = "import django\ndjango.setup()\nimport scorekeeper.models"
+    loaded = modules_loaded_by(code, DJANGO_SETTINGS_MODULE="scorekeeper.settings")
+    assert loaded & {"numpy", "cv2", "onnxruntime"} == set()
+
+
+def test_the_image_error_loads_the_decoder_but_not_the_networks():
+    code = "from scorekeeper.recognition import UnreadableImage, load_image"
+    assert modules_loaded_by(code) == {"numpy", "PIL", "pillow_heif"}
+
+
+def test_the_first_photo_read_loads_the_networks():
+    code = f"from scorekeeper.recognition import read_cards\nread_cards({str(PHOTO)!r})"
+    assert modules_loaded_by(code) >= {"numpy", "cv2", "onnxruntime"}
+
+
+def test_the_runtime_package_imports_no_tool():
+    """Training, synthesis, evaluation and timing live in tools/; the app never needs them."""
+    for module in (ROOT / "scorekeeper").rglob("*.py"):
+        tree = ast.parse(module.read_text(), filename=str(module))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(name.split(".")[0] == "tools" for name in names), module
