@@ -335,8 +335,14 @@ class CheckForm(forms.Form):
         ]
         if profiles is not None:
             self.fields["profile"] = forms.ModelChoiceField(
-                queryset=profiles, required=False, empty_label="Seed rules", label="House rules"
+                queryset=profiles,
+                required=False,
+                # Every club has its copy of the seed rules: offer them once, as that club's.
+                empty_label=None if profiles else RulesProfile.SEED_NAME,
+                label="House rules",
             )
+            if len({profile.club_id for profile in profiles}) > 1:
+                self.fields["profile"].label_from_instance = lambda p: f"{p} · {p.club}"
             self.fields["contract"] = forms.TypedChoiceField(
                 coerce=int,
                 required=False,

@@ -29,8 +29,14 @@ def _render(request, context, *, status=200):
 @login_required
 def checker(request: HttpRequest) -> HttpResponse:
     """The standalone checker: any of the user's clubs' rule profiles, no table needed."""
-    profiles = RulesProfile.objects.filter(club__in=Club.objects.for_user(request.user))
-    form = CheckForm(request.POST or None, profiles=profiles, contracts=7)
+    profiles = RulesProfile.objects.filter(
+        club__in=Club.objects.for_user(request.user)
+    ).select_related("club").order_by("club__name", "name")
+    most_contracts = max(
+        [len(profile.house_rules.contracts) for profile in profiles]
+        + [len(rules.HouseRules().contracts)]
+    )
+    form = CheckForm(request.POST or None, profiles=profiles, contracts=most_contracts)
     answer = None
     house_rules = rules.HouseRules()
     if request.method == "POST" and form.is_valid():

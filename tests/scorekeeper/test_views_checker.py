@@ -237,3 +237,34 @@ def test_checker_page_query_count_does_not_grow_with_melds(
     go_down(game, ben, "5H 5S 5D | 9C 9D 9S")
     with django_assert_max_num_queries(10):
         assert client.get(reverse("table_check", args=[game.pk])).status_code == 200
+
+
+def test_the_standalone_checker_offers_each_clubs_rules_once(client):
+    user = make_user()
+    make_club(user, name="Tuesdays")
+    client.force_login(user)
+    body = text_of(client.get(reverse("checker")))
+    assert body.count("Seed rules") == 1
+    make_club(user, name="Fridays")
+    body = text_of(client.get(reverse("checker")))
+    assert "Seed rules · Fridays" in body
+    assert "Seed rules · Tuesdays" in body
+    assert body.count("Seed rules") == 2
+
+
+def test_the_standalone_checker_offers_every_contract_of_a_longer_profile(client):
+    user = make_user()
+    club = make_club(user)
+    longer = rules.HouseRules(contracts=[*rules.CONTRACTS, rules.Contract(4, 0)], cards_dealt=12)
+    profile = services.profile_save(club=club, name="Eight", house_rules=longer)
+    client.force_login(user)
+    response = client.post(
+        reverse("checker"),
+        {
+            "question": "down",
+            "cards": "7H 7S 7D 8H 8S 8D 9H 9S 9D 10H 10S 10D",
+            "contract": 8,
+            "profile": profile.pk,
+        },
+    )
+    assert "✔ Legal" in text_of(response)
