@@ -578,11 +578,23 @@ def shanghai_claim_onto(
 
 @transaction.atomic
 def check_record(
-    *, game: Game, question: str, cards: str, target, answer, user, photo: Photo | None = None
+    *,
+    game: Game,
+    round_: Round,
+    question: str,
+    cards: str,
+    target,
+    answer,
+    user,
+    photo: Photo | None = None,
 ) -> Check:
-    """Keep a question asked at the table, and the checker's answer, in the round's history,
-    with the photo the cards were read from."""
-    round_ = _current_round(game)
+    """Keep a question asked at the table about `round_`, and the checker's answer, in the
+    round's history, with the photo the cards were read from."""
+    if _current_round(game).pk != round_.pk:
+        raise ActionRefused(
+            f"Contract {round_.number} was scored on another tablet a moment ago, so this "
+            "question was not kept: ask it again for the contract being played now."
+        )
     check = Check.objects.create(
         game=game,
         round=round_,

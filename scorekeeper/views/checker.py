@@ -85,17 +85,21 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
             table_melds=[meld.card_list for meld in melds],
             target=target,
         )
-        services.check_record(
-            game=game,
-            photo=_photo_of(game, request.POST.get("photo")),
-            question=question,
-            cards=rules.format_cards(
-                [card for meld in form.cleaned_data["cards"] for card in meld]
-            ),
-            target=melds[target] if target is not None else None,
-            answer=answer,
-            user=request.user,
-        )
+        try:
+            services.check_record(
+                game=game,
+                round_=board.current,
+                photo=_photo_of(game, request.POST.get("photo")),
+                question=question,
+                cards=rules.format_cards(
+                    [card for meld in form.cleaned_data["cards"] for card in meld]
+                ),
+                target=melds[target] if target is not None else None,
+                answer=answer,
+                user=request.user,
+            )
+        except services.ActionRefused as refusal:
+            return _refused(request, game, refusal)
     context = {
         "form": form,
         "answer": answer,

@@ -110,3 +110,10 @@ def test_whitenoise_serves_hashed_static_files_with_a_long_cache_life(settings, 
     assert response.status_code == 200
     assert "max-age=315360000" in response["Cache-Control"]
     assert response["Content-Encoding"] == "gzip"
+
+
+@pytest.mark.django_db
+def test_the_content_security_policy_holds_with_debug_on_too(client, settings):
+    settings.DEBUG = True
+    response = client.get(reverse("login"))
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]

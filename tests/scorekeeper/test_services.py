@@ -311,9 +311,41 @@ def test_undo_of_a_round_save_keeps_the_next_rounds_checks():
         table_melds=[],
     )
     services.check_record(
-        game=game, question="meld", cards="8H 8S 8D", target=None, answer=answer, user=None
+        game=game,
+        round_=game.rounds.get(number=2),
+        question="meld",
+        cards="8H 8S 8D",
+        target=None,
+        answer=answer,
+        user=None,
     )
     with pytest.raises(services.ActionRefused, match="edit its scores"):
         services.action_undo(game=game, version=game.version, user=None)
     assert selectors.game_board(game).current.number == 2
     assert game.checks.count() == 1
+
+
+@pytest.mark.parametrize("rounds_played", [1, 7], ids=["next contract", "game over"])
+def test_a_check_about_a_round_scored_meanwhile_is_refused_and_not_kept(rounds_played):
+    game = make_game(players=3)
+    asked_about = game.rounds.get(number=1)
+    for _ in range(rounds_played):
+        play_round(game)
+    answer = selectors.meld_question_answer(
+        question="meld",
+        cards=rules.parse_cards("8H 8S 8D"),
+        house_rules=game.house_rules,
+        contract=1,
+        table_melds=[],
+    )
+    with pytest.raises(services.ActionRefused):
+        services.check_record(
+            game=game,
+            round_=asked_about,
+            question="meld",
+            cards="8H 8S 8D",
+            target=None,
+            answer=answer,
+            user=None,
+        )
+    assert game.checks.count() == 0
