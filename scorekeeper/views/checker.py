@@ -29,9 +29,11 @@ def _render(request, context, *, status=200):
 @login_required
 def checker(request: HttpRequest) -> HttpResponse:
     """The standalone checker: any of the user's clubs' rule profiles, no table needed."""
-    profiles = RulesProfile.objects.filter(
-        club__in=Club.objects.for_user(request.user)
-    ).select_related("club").order_by("club__name", "name")
+    profiles = (
+        RulesProfile.objects.filter(club__in=Club.objects.for_user(request.user))
+        .select_related("club")
+        .order_by("club__name", "name")
+    )
     most_contracts = max(
         [len(profile.house_rules.contracts) for profile in profiles]
         + [len(rules.HouseRules().contracts)]
