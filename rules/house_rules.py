@@ -281,6 +281,11 @@ class HouseRules:
         dealt = self.cards_dealt[number - 1]
         return dealt + 1 + self.may_i_limit * (1 + self.may_i_penalty_cards) + shanghai_claims
 
+    @property
+    def most_cards_in_meld(self) -> int:
+        """The longest meld the decks allow: every copy of a rank and its jokers, or 2 to A."""
+        return max(13, 4 * self.decks + self.jokers_per_meld)
+
     def to_dict(self) -> dict[str, Any]:
         """A plain JSON-able dict of every setting."""
         result: dict[str, Any] = {}

@@ -327,9 +327,22 @@ class CheckForm(forms.Form):
     )
     target = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Meld")
 
-    def __init__(self, *args, table_melds=(), profiles=None, contracts=0, **kwargs):
+    def __init__(
+        self,
+        *args,
+        table_melds=(),
+        profiles=None,
+        contracts=0,
+        house_rules: rules.HouseRules | None = None,
+        contract: int = 1,
+        shanghai_claims: int = 0,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.at_table = profiles is None
+        self.house_rules = house_rules or rules.HouseRules()
+        self.contract = contract
+        self.shanghai_claims = shanghai_claims
         self.fields["target"].choices = [("", "—")] + [
             (index, str(meld)) for index, meld in enumerate(table_melds)
         ]
@@ -361,12 +374,37 @@ class CheckForm(forms.Form):
     def clean_cards(self):
         return melds_clean(self.cleaned_data["cards"])
 
+    def _check_hand_size(self, question, melds):
+        """No question is about more cards than a hand can hold (or a meld, for a meld check):
+        the engine's searches grow fast with the cards, so bound them by the table's rules."""
+        most = self.house_rules.most_cards_held(self.contract, shanghai_claims=self.shanghai_claims)
+        if question == Check.Question.MELD:
+            most = max(most, self.house_rules.most_cards_in_meld)
+        count = sum(len(meld) for meld in melds)
+        if count > most:
+            self.add_error(
+                "cards",
+                f"That is {count} cards, more than a hand can hold in contract {self.contract} "
+                f"under these rules (at most {most}, May I? and Shanghai cards included).",
+            )
+
     def clean_table(self):
         text = self.cleaned_data.get("table", "")
         return melds_clean(text) if text.strip() else []
 
     def clean(self):
         cleaned = super().clean()
+        if not self.at_table and not self.errors:
+            profile = cleaned.get("profile")
+            self.house_rules = profile.house_rules if profile else self.house_rules
+            self.contract = cleaned.get("contract") or 1
+            if self.contract > len(self.house_rules.contracts):
+                self.add_error(
+                    "contract", f"These rules have {len(self.house_rules.contracts)} contracts."
+                )
+                return cleaned
+        if "cards" in cleaned and "question" in cleaned:
+            self._check_hand_size(cleaned["question"], cleaned["cards"])
         asks_lay_off = cleaned.get("question") == Check.Question.LAY_OFF
         if self.at_table and asks_lay_off and cleaned.get("target") is None:
             if len(self.fields["target"].choices) == 1:

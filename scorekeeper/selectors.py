@@ -263,5 +263,10 @@ def meld_sentence(meld) -> str:
     return f"{shown} is a {meld.kind}{stands_for}."
 
 
+def shanghai_claims_standing(round_: Round) -> int:
+    """The Shanghai claims of the round not taken back: each put a card in a discarder's hand."""
+    return round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True).count()
+
+
 def table_melds(round_: Round):
     return list(round_.melds.select_related("owner__player"))

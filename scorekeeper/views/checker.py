@@ -40,23 +40,16 @@ def checker(request: HttpRequest) -> HttpResponse:
     )
     form = CheckForm(request.POST or None, profiles=profiles, contracts=most_contracts)
     answer = None
-    house_rules = rules.HouseRules()
     if request.method == "POST" and form.is_valid():
-        profile = form.cleaned_data.get("profile")
-        house_rules = profile.house_rules if profile else house_rules
-        contract = form.cleaned_data["contract"]
-        if contract > len(house_rules.contracts):
-            form.add_error("contract", f"These rules have {len(house_rules.contracts)} contracts.")
-        else:
-            question = form.cleaned_data["question"]
-            answer = selectors.meld_question_answer(
-                question=question,
-                cards=_cards_for(question, form.cleaned_data["cards"]),
-                house_rules=house_rules,
-                contract=contract,
-                table_melds=form.cleaned_data["table"],
-                target=0 if question == Check.Question.LAY_OFF else None,
-            )
+        question = form.cleaned_data["question"]
+        answer = selectors.meld_question_answer(
+            question=question,
+            cards=_cards_for(question, form.cleaned_data["cards"]),
+            house_rules=form.house_rules,
+            contract=form.contract,
+            table_melds=form.cleaned_data["table"],
+            target=0 if question == Check.Question.LAY_OFF else None,
+        )
     context = {"form": form, "answer": answer, "standalone": True}
     if answer is not None:
         context["melds_preview"] = form.cleaned_data["cards"]
@@ -74,7 +67,15 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     if board.current is None:
         raise Http404("This game is over")
     melds = selectors.table_melds(board.current)
-    form = CheckForm(request.POST or None, table_melds=melds)
+    form = CheckForm(
+        request.POST or None,
+        table_melds=melds,
+        house_rules=board.house_rules,
+        contract=board.current.number,
+        shanghai_claims=(
+            selectors.shanghai_claims_standing(board.current) if request.method == "POST" else 0
+        ),
+    )
     answer = None
     if request.method == "POST" and form.is_valid():
         question = form.cleaned_data["question"]

@@ -146,3 +146,8 @@ def test_most_cards_held_counts_deal_draw_may_i_and_claims():
     assert HouseRules(may_i_limit=0, cards_dealt=12).most_cards_held(3) == 13
     with pytest.raises(RulesError, match="no contract 8"):
         rules.most_cards_held(8)
+
+
+def test_most_cards_in_meld_is_a_whole_run_or_every_copy_of_a_rank():
+    assert HouseRules().most_cards_in_meld == 13
+    assert HouseRules(decks=3, jokers_per_meld=2).most_cards_in_meld == 14

@@ -596,6 +596,8 @@ TABLE_CHECK_REFUSALS = {
     "junk": {"cards": JUNK},
     "unreadable cards": {"cards": "7X 8Y"},
     "a target out of range": {"question": "layoff", "target": "2"},
+    "more cards than a hand holds": {"question": "down", "cards": "7H 8S 9D JK " * 15},
+    "a hint for more cards than a hand holds": {"question": "hint", "cards": "7H 8S 9D " * 7},
     "a target far out of range": {"question": "layoff", "target": "99"},
     "a negative target": {"question": "layoff", "target": "-1"},
     "words for a target": {"question": "layoff", "target": "abc"},
@@ -662,6 +664,14 @@ CHECKER_REFUSALS = {
     "words for a contract": ({"contract": "abc"}, ""),
     "a contract beyond the profile's": ({"profile": "short", "contract": "5"}, "3 contracts"),
     "junk table melds": ({"question": "layoff", "table": JUNK}, ""),
+    "more cards than a hand holds": (
+        {"question": "down", "contract": "4", "cards": " ".join(["7H", "8S", "9D", "JK"] * 15)},
+        "more than a hand can hold",
+    ),
+    "a hint for more cards than a hand holds": (
+        {"question": "hint", "contract": "4", "cards": "7H 8S 9D " * 7},
+        "at most 18",
+    ),
     "an unknown question": ({"question": "bogus"}, ""),
 }
 

@@ -268,3 +268,16 @@ def test_the_standalone_checker_offers_every_contract_of_a_longer_profile(client
         },
     )
     assert "✔ Legal" in text_of(response)
+
+
+def test_a_table_check_may_hold_the_cards_a_shanghai_claim_brought(client, member, game):
+    ann, ben, cat = seats(game)
+    go_down(game, ann, "8C 8H 8S | 10C 10H 10S")
+    game.refresh_from_db()
+    services.shanghai_record(game=game, version=game.version, seat=ben, discarder=cat, user=None)
+    nineteen = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S 5S 6S 7S"
+    response = client.post(
+        reverse("table_check", args=[game.pk]), {"question": "hint", "cards": nineteen}
+    )
+    assert "more than a hand can hold" not in text_of(response)
+    assert Check.objects.count() == 1
