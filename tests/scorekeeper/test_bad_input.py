@@ -24,7 +24,7 @@ from scorekeeper.models import (
     Seat,
     TableMeld,
 )
-from tests.factories import make_game, make_player, play_round
+from tests.factories import make_club, make_game, make_player, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -1091,3 +1091,45 @@ def test_a_lay_off_question_before_any_meld_is_down_says_there_is_none(client, m
     response = client.post(url("table_check", game), {"question": "layoff", "cards": "9H"})
     assert_refused(response, "no meld is on the table")
     assert database_state() == before
+
+
+# Text as long as the app lets it be is stored whole (PostgreSQL refuses what a column cannot hold)
+
+
+def test_five_players_with_the_longest_names_score_and_keep_their_history(client):
+    club = make_club()
+    names = [f"{letter * 39}{n}" for n, letter in enumerate("ABCDE")]
+    players = [make_player(club, name) for name in names]
+    game = services.game_start(
+        club=club,
+        user=None,
+        players=players,
+        first_dealer=0,
+        season=club.seasons.get(),
+        profile=club.profiles.get(),
+    )
+    client.force_login(member_of(game))
+    ann, *others = seats(game)
+    go_out(game, ann)
+    data = {"version": game.version} | {f"cards_{seat.pk}": "A K Q J 10 9" for seat in others}
+    assert client.post(url("score", game), data).status_code == 302
+    scored = game.events.get(kind=Event.Kind.ROUND_SCORED).description
+    assert all(name in scored for name in names[1:])
+
+
+def test_a_book_of_every_copy_under_many_decks_lies_on_the_table_whole(client):
+    club = make_club()
+    many = rules.HouseRules(decks=4, jokers=8)
+    profile = services.profile_save(club=club, name="Four decks", house_rules=many)
+    game = services.game_start(
+        club=club,
+        user=None,
+        players=[make_player(club) for _ in range(3)],
+        first_dealer=0,
+        season=club.seasons.get(),
+        profile=profile,
+    )
+    book = " ".join(["10H", "10S", "10D", "10C"] * 4 + ["JK"])
+    go_down(game, seats(game)[0], f"{book} | 9H 9S 9D")
+    meld = TableMeld.objects.get(owner__position=0, cards__startswith="10")
+    assert len(meld.card_list) == 17
