@@ -44,7 +44,7 @@ def _contracts(text: str) -> list[dict[str, object]]:
         books = runs = 0
         number = ""
         for char in body:
-            if char.isdigit():
+            if char in "0123456789":
                 number += char
             elif char in "br" and number:
                 if char == "b":

@@ -1,6 +1,7 @@
 """Forms clean what players type and say what is wrong in their words; services decide the rest."""
 
 import io
+import re
 from dataclasses import dataclass
 
 from django import forms
@@ -201,9 +202,11 @@ def contract_parse(line: str) -> rules.Contract:
     books = runs = 0
     no_discard = "discard" in words
     for number, word in zip(words, words[1:], strict=False):
-        if number.isdigit() and word.startswith("book"):
+        # ASCII digits only: "²".isdigit() is true, but int("²") fails.
+        counted = re.fullmatch(r"[0-9]{1,2}", number) is not None
+        if counted and word.startswith("book"):
             books = int(number)
-        elif number.isdigit() and word.startswith("run"):
+        elif counted and word.startswith("run"):
             runs = int(number)
     if not books and not runs:
         raise forms.ValidationError(f"“{line}” is not a contract: say “2 books” or “1 book 1 run”.")

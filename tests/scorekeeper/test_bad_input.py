@@ -824,6 +824,8 @@ PROFILE_REFUSALS = {
     "fewest above most players": ({"min_players": "5", "max_players": "3"}, "fewest players"),
     "a contract that is not one": ({"contracts": "banana"}, "not a contract"),
     "a contract of nothing": ({"contracts": "0 books"}, "not a contract"),
+    "a superscript number": ({"contracts": "² books"}, "not a contract"),
+    "a number of a hundred digits": ({"contracts": "9" * 100 + " books"}, "not a contract"),
     "no contracts": ({"contracts": "  \n "}, ""),
     "a contract nobody can hold": (
         {"contracts": "\n".join(["2 books"] * 6 + ["99 runs"])},
