@@ -597,6 +597,7 @@ TABLE_CHECK_REFUSALS = {
     "unreadable cards": {"cards": "7X 8Y"},
     "a target out of range": {"question": "layoff", "target": "2"},
     "more cards than a hand holds": {"question": "down", "cards": "7H 8S 9D JK " * 15},
+    "150 jokers": {"cards": "*, " * 150},
     "a hint for more cards than a hand holds": {"question": "hint", "cards": "7H 8S 9D " * 7},
     "a target far out of range": {"question": "layoff", "target": "99"},
     "a negative target": {"question": "layoff", "target": "-1"},
