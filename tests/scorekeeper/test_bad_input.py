@@ -32,11 +32,6 @@ HUGE = "99999999999999999999"  # beyond a 64-bit integer
 JUNK = "ZZ ?? <b>&</b> 🂡 " * 40  # 500-odd characters nobody can read as cards
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def database_state() -> dict:
     """Every row a view could write, in a form two snapshots can be compared by."""
     return {

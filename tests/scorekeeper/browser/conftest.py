@@ -17,7 +17,7 @@ TABLET = {"width": 1024, "height": 768}
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "tests/browser/" in str(item.fspath):
+        if "tests/scorekeeper/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
 
 

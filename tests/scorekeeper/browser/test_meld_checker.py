@@ -9,7 +9,7 @@ from tests.factories import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHOTOS = Path(__file__).resolve().parents[1] / "recognition" / "photos"
+PHOTOS = Path(__file__).resolve().parents[2] / "recognition" / "photos"
 
 
 @pytest.fixture
