@@ -128,7 +128,7 @@ def test_recording_a_going_down_lays_melds_and_marks_the_player_down(client, mem
     assert response.status_code == 302
     melds = list(TableMeld.objects.order_by("pk"))
     assert [meld.kind for meld in melds] == ["book", "book"]
-    assert melds[1].cards == "KC KD JK=K" or "JK=K" in melds[1].cards
+    assert rules.parse_cards(melds[1].cards)[2].declared.rank == "K"
     assert Hand.objects.get(seat=ann).went_down
 
 
@@ -139,7 +139,7 @@ def test_an_illegal_going_down_is_refused_with_reasons(client, member, game):
         {"version": game.version, "seat": ann.pk, "melds": "8H 8S 8D | 9H 10H JH QH"},
     )
     assert response.status_code == 200
-    assert "two books" in text_of(response).lower() or "book" in text_of(response).lower()
+    assert "needs 2 books; these melds are 1 book and 1 run" in text_of(response)
     assert not TableMeld.objects.exists()
     assert not Hand.objects.get(seat=ann).went_down
 
@@ -151,7 +151,7 @@ def test_shanghai_check_shows_the_meld_it_fits_and_the_claim_updates_it(client, 
         reverse("table_check", args=[game.pk]), {"question": "shanghai", "cards": "KH"}
     )
     body = text_of(response)
-    assert "Shanghai" in body
+    assert "KH could be laid off on 1 meld" in body
     meld = TableMeld.objects.get(cards__contains="KC")
     assert f'name="meld" value="{meld.pk}"' in body
     game.refresh_from_db()
