@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
+from django.urls import reverse_lazy
 from PIL import Image, ImageOps, UnidentifiedImageError
 from pillow_heif import register_heif_opener
 
@@ -32,7 +33,13 @@ class JoinForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=40, label="Player name")
+    name = forms.CharField(
+        max_length=40,
+        label="Player name",
+        widget=forms.TextInput(
+            attrs={"placeholder": "New player's name", "aria-label": "Player name"}
+        ),
+    )
 
 
 class SeasonForm(forms.Form):
@@ -325,10 +332,24 @@ class CheckForm(forms.Form):
     )
     cards = forms.CharField(
         max_length=300,
-        widget=forms.Textarea(attrs={"rows": 2, "autocapitalize": "characters"}),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 2,
+                "autocapitalize": "characters",
+                "autocomplete": "off",
+                "placeholder": "7H 8H 9H JK",
+                # Live feedback while typing: the cards as faces, or the token not understood.
+                "hx-get": reverse_lazy("cards_preview"),
+                "hx-trigger": "input changed delay:250ms",
+                "hx-target": "#preview",
+                "hx-swap": "outerHTML",
+            }
+        ),
         help_text="Like 7H 8H 9H JK, or 10♠ J♠ Q♠ K♠. Separate melds with |.",
     )
-    target = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Meld")
+    target = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label="Lay off on"
+    )
 
     def __init__(
         self,
@@ -371,7 +392,8 @@ class CheckForm(forms.Form):
                 max_length=600,
                 widget=forms.Textarea(attrs={"rows": 2}),
                 label="Melds on the table",
-                help_text="For lay-offs and Shanghai: the table's melds, separated by |.",
+                help_text="For lay-offs and Shanghai: the table's melds, separated by |. "
+                "For a lay-off, the first meld is the one you lay off on.",
             )
 
     def clean_cards(self):
