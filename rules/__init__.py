@@ -1,6 +1,10 @@
 """Shanghai Rummy rules engine: pure Python, no Django, no I/O."""
 
 from .cards import (
+    JOKER,
+    RANKS,
+    SUIT_SYMBOL,
+    SUITS,
     Card,
     CardError,
     card_problems,
@@ -25,6 +29,10 @@ from .scoring import hand_problems, penalty_points, points_possible
 
 __all__ = [
     "CONTRACTS",
+    "JOKER",
+    "RANKS",
+    "SUITS",
+    "SUIT_SYMBOL",
     "MAX_POINTS",
     "SETTINGS",
     "Card",

@@ -11,8 +11,7 @@ from .melds import DEFAULT_RULES
 
 def penalty_points(cards: Iterable[Card], rules: HouseRules = DEFAULT_RULES) -> int:
     """Points of the cards left in a hand; suits never matter, so rank-only cards work."""
-    points = dict(rules.points)
-    return sum(points[card.rank] for card in cards)
+    return sum(rules.point_value(card.rank) for card in cards)
 
 
 def points_possible(points: int, most_cards: int, rules: HouseRules = DEFAULT_RULES) -> bool:

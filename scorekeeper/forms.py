@@ -14,7 +14,6 @@ from pillow_heif import register_heif_opener
 import rules
 
 from .models import Check, Club, Game, Round, RulesProfile, Season
-from .selectors import points_by_rank
 from .services import HandEntry
 
 register_heif_opener()
@@ -246,7 +245,7 @@ class ProfileForm(forms.Form):
                 continue
             self.fields[setting.name] = self._field_for(setting, getattr(house_rules, setting.name))
             self.setting_names.append(setting.name)
-        for rank, points in points_by_rank(house_rules).items():
+        for rank, points in house_rules.points:
             label = "Joker" if rank == "JK" else rank
             self.fields[f"points_{rank}"] = forms.IntegerField(
                 min_value=0, max_value=rules.MAX_POINTS, label=label, initial=points

@@ -9,16 +9,6 @@ from rules.standings import places
 
 from .models import Club, Event, Game, Hand, Round, Seat
 
-RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JK"]
-
-
-def points_by_rank(house_rules: rules.HouseRules) -> dict[str, int]:
-    """Penalty points of each rank under these rules, for the score keypad's live total."""
-    return {
-        rank: rules.penalty_points([rules.Card(rank=rank, suit=None)], house_rules)
-        for rank in RANKS
-    }
-
 
 def club_for_user(user, pk: int) -> Club:
     """The club, if the user belongs to it (views turn DoesNotExist into a 404)."""

@@ -3,17 +3,10 @@ from django.utils.html import format_html, format_html_join
 
 register = template.Library()
 
-SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
 
 def _face(card) -> tuple:
-    if card.is_joker:
-        stands_for = (
-            f" = {card.declared.rank}{SYMBOLS.get(card.declared.suit, '')}" if card.declared else ""
-        )
-        return ("card-face joker", f"{card}", f"JK{stands_for}")
-    symbol = SYMBOLS.get(card.suit, "")
-    return (f"card-face suit-{card.suit or 'none'}", f"{card}", f"{card.rank}{symbol}")
+    kind = "joker" if card.is_joker else f"suit-{card.suit or 'none'}"
+    return (f"card-face {kind}", str(card), card.symbol())
 
 
 @register.simple_tag

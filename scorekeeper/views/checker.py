@@ -20,8 +20,8 @@ def _cards_for(question: str, melds: list[list[rules.Card]]):
 
 def _render(request, context, *, status=200):
     template = "checker.html#answer" if request.htmx else "checker.html"
-    context.setdefault("ranks", selectors.RANKS[:-1])
-    context.setdefault("suits", [("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")])
+    context.setdefault("ranks", rules.RANKS)
+    context.setdefault("suits", rules.SUIT_SYMBOL.items())
     return render(request, template, context, status=status)
 
 
@@ -260,7 +260,7 @@ def rules_summary(request: HttpRequest, pk: int) -> HttpResponse:
             "lines": rules.rules_summary(house_rules),
             "contracts": list(enumerate(house_rules.contracts, start=1)),
             "house_rules": house_rules,
-            "points": selectors.points_by_rank(house_rules),
+            "points": dict(house_rules.points),
         },
     )
 

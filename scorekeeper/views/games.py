@@ -38,8 +38,9 @@ def _table(request, game, *, message="", status=200, score_form=None):
 
 
 def _keypad(board):
-    points = selectors.points_by_rank(board.house_rules)
-    return {"ranks": selectors.RANKS, "points_json": json.dumps(points)}
+    # The keypad's live total uses the table's own points; the server recomputes it.
+    points = dict(board.house_rules.points)
+    return {"ranks": list(points), "points_json": json.dumps(points)}
 
 
 def _after_write(request, game):

@@ -281,3 +281,14 @@ def test_a_table_check_may_hold_the_cards_a_shanghai_claim_brought(client, membe
     )
     assert "more than a hand can hold" not in text_of(response)
     assert Check.objects.count() == 1
+
+
+def test_card_faces_show_each_card_with_its_suit_symbol_and_a_jokers_card():
+    from django.template import Context, Template
+
+    faces = Template("{% load cards %}{% card_faces cards %}").render(
+        Context({"cards": rules.parse_cards("10H QS JK=9D 7")})
+    )
+    assert '<span class="card-face suit-H" title="10H">10♥</span>' in faces
+    assert '<span class="card-face joker" title="JK=9D">JK=9♦</span>' in faces
+    assert '<span class="card-face suit-none" title="7">7</span>' in faces
