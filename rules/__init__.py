@@ -25,9 +25,13 @@ from .house_rules import (
     rules_summary,
 )
 from .melds import Meld, Verdict, check_lay_off, check_meld, shanghai_targets
+from .questions import Answer, answer_question, meld_sentence
 from .scoring import hand_problems, penalty_points, points_possible
 
 __all__ = [
+    "Answer",
+    "answer_question",
+    "meld_sentence",
     "CONTRACTS",
     "JOKER",
     "RANKS",

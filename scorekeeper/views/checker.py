@@ -11,13 +11,6 @@ from scorekeeper.views.games import game_or_404
 from scorekeeper.views.profiles import profile_or_404
 
 
-def _cards_for(question: str, melds: list[list[rules.Card]]):
-    """Grouped melds are checked as grouped for going down; everything else is one set of cards."""
-    if question == Check.Question.GOING_DOWN and len(melds) > 1:
-        return melds
-    return [card for meld in melds for card in meld]
-
-
 def _render(request, context, *, status=200):
     template = "checker.html#answer" if request.htmx else "checker.html"
     context.setdefault("ranks", rules.RANKS)
@@ -42,10 +35,10 @@ def checker(request: HttpRequest) -> HttpResponse:
     answer = None
     if request.method == "POST" and form.is_valid():
         question = form.cleaned_data["question"]
-        answer = selectors.meld_question_answer(
-            question=question,
-            cards=_cards_for(question, form.cleaned_data["cards"]),
-            house_rules=form.house_rules,
+        answer = rules.answer_question(
+            question,
+            form.cleaned_data["cards"],
+            form.house_rules,
             contract=form.contract,
             table_melds=form.cleaned_data["table"],
             target=0 if question == Check.Question.LAY_OFF else None,
@@ -80,10 +73,10 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         question = form.cleaned_data["question"]
         target = form.cleaned_data["target"]
-        answer = selectors.meld_question_answer(
-            question=question,
-            cards=_cards_for(question, form.cleaned_data["cards"]),
-            house_rules=board.house_rules,
+        answer = rules.answer_question(
+            question,
+            form.cleaned_data["cards"],
+            board.house_rules,
             contract=board.current.number,
             table_melds=[meld.card_list for meld in melds],
             target=target,

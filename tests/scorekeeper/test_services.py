@@ -303,13 +303,7 @@ def test_a_table_keeps_its_rules_when_the_profile_changes():
 def test_undo_of_a_round_save_keeps_the_next_rounds_checks():
     game = make_game(players=3)
     play_round(game)
-    answer = selectors.meld_question_answer(
-        question="meld",
-        cards=rules.parse_cards("8H 8S 8D"),
-        house_rules=game.house_rules,
-        contract=2,
-        table_melds=[],
-    )
+    answer = rules.answer_question("meld", rules.parse_melds("8H 8S 8D"), game.house_rules)
     services.check_record(
         game=game,
         round_=game.rounds.get(number=2),
@@ -331,13 +325,7 @@ def test_a_check_about_a_round_scored_meanwhile_is_refused_and_not_kept(rounds_p
     asked_about = game.rounds.get(number=1)
     for _ in range(rounds_played):
         play_round(game)
-    answer = selectors.meld_question_answer(
-        question="meld",
-        cards=rules.parse_cards("8H 8S 8D"),
-        house_rules=game.house_rules,
-        contract=1,
-        table_melds=[],
-    )
+    answer = rules.answer_question("meld", rules.parse_melds("8H 8S 8D"), game.house_rules)
     with pytest.raises(services.ActionRefused):
         services.check_record(
             game=game,

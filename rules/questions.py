@@ -1,0 +1,82 @@
+"""The meld checker's questions, asked of the engine and answered in sentences a player reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .going_down import check_going_down, find_going_down
+from .house_rules import HouseRules
+from .melds import Meld, check_lay_off, check_meld, shanghai_targets
+
+MELD, GOING_DOWN, LAY_OFF, SHANGHAI, HINT = "meld", "down", "layoff", "shanghai", "hint"
+
+
+@dataclass
+class Answer:
+    """The checker's answer, whatever the question: verdict, reasons, arrangement, targets."""
+
+    ok: bool
+    reasons: list[str]
+    melds: list[Meld] = field(default_factory=list)
+    leftover: list[Card] = field(default_factory=list)
+    targets: list[int] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return ("Yes. " if self.ok else "No. ") + " ".join(self.reasons)
+
+
+def answer_question(
+    question: str,
+    melds: list[list[Card]],
+    rules: HouseRules,
+    *,
+    contract: int = 1,
+    table_melds: list[list[Card]] = (),
+    target: int | None = None,
+) -> Answer:
+    """Answer one of the checker's questions about cards typed as `melds` (groups split by |).
+
+    Only a going-down keeps the player's groups; every other question is about all the cards at
+    once. `table_melds` are the melds on the table, `target` the index of the one to lay off on.
+    """
+    flat = [card for meld in melds for card in meld]
+    if question == SHANGHAI:
+        if len(flat) != 1:
+            return Answer(ok=False, reasons=["Give the one card that was discarded."])
+        targets = shanghai_targets(flat[0], table_melds, rules)
+        if targets:
+            reasons = [
+                f"{flat[0]} could be laid off on {len(targets)} meld(s) on the table: Shanghai!"
+            ]
+        else:
+            reasons = [f"{flat[0]} fits no meld on the table: it is not a Shanghai card."]
+        return Answer(ok=bool(targets), reasons=reasons, targets=targets)
+    if question == LAY_OFF:
+        if target is None or not 0 <= target < len(table_melds):
+            return Answer(ok=False, reasons=["Pick the meld on the table to lay off on."])
+        verdict = check_lay_off(flat, table_melds[target], rules)
+    elif question == GOING_DOWN:
+        verdict = check_going_down(contract, melds if len(melds) > 1 else flat, rules)
+    elif question == HINT:
+        verdict = find_going_down(contract, flat, rules)
+    else:
+        verdict = check_meld(flat, rules)
+    reasons = list(verdict.reasons)
+    if verdict.ok and not reasons:
+        reasons = [meld_sentence(meld) for meld in verdict.melds]
+    return Answer(
+        ok=verdict.ok,
+        reasons=reasons,
+        melds=list(verdict.melds),
+        leftover=list(getattr(verdict, "leftover", []) or []),
+    )
+
+
+def meld_sentence(meld: Meld) -> str:
+    """ "7H 8H 9H JK is a run (JK = 10H)": what a legal meld is, and what its jokers stand for."""
+    jokers = [f"JK = {card.declared}" for card in meld.cards if card.is_joker and card.declared]
+    stands_for = f" ({', '.join(jokers)})" if jokers else ""
+    shown = " ".join("JK" if card.is_joker else str(card) for card in meld.cards)
+    return f"{shown} is a {meld.kind}{stands_for}."

@@ -1,0 +1,43 @@
+"""The meld checker's questions, answered in sentences."""
+
+import pytest
+
+from rules import HouseRules, answer_question, parse_melds
+
+TABLE = [parse_melds("5H 6H 7H 8H")[0], parse_melds("KC KD KS")[0]]
+
+
+@pytest.mark.parametrize(
+    ("question", "cards", "target", "ok", "words"),
+    [
+        ("meld", "7H 8H 9H JK", None, True, "is a run (JK = "),
+        ("meld", "AH 2H 3H 4H", None, False, "aces are high only"),
+        ("down", "8H 8S 8D | KC KD KH", None, True, "is a book"),
+        ("down", "8H 8S 8D KC KD KH", None, True, "is a book"),
+        ("down", "8H 8S 8D | 9H 10H JH QH", None, False, "needs 2 books"),
+        ("layoff", "9H", 0, True, "5H 6H 7H 8H 9H is a run"),
+        ("layoff", "9H", None, False, "Pick the meld"),
+        ("layoff", "9H", 5, False, "Pick the meld"),
+        ("shanghai", "KH", None, True, "could be laid off on 1 meld"),
+        ("shanghai", "2C", None, False, "fits no meld"),
+        ("shanghai", "KH 4H", None, False, "the one card that was discarded"),
+        ("hint", "8H 8S 8D 4C KC KD KS", None, True, ""),
+    ],
+)
+def test_each_question_is_answered_with_reasons(question, cards, target, ok, words):
+    answer = answer_question(
+        question, parse_melds(cards), HouseRules(), table_melds=TABLE, target=target
+    )
+    assert answer.ok is ok
+    assert words in " ".join(answer.reasons)
+    assert answer.text.startswith("Yes. " if ok else "No. ")
+
+
+def test_a_shanghai_answer_names_the_melds_it_fits():
+    answer = answer_question("shanghai", parse_melds("4H"), HouseRules(), table_melds=TABLE)
+    assert answer.targets == [0]
+
+
+def test_a_hint_keeps_what_it_does_not_lay_down():
+    answer = answer_question("hint", parse_melds("8H 8S 8D 4C KC KD KS"), HouseRules())
+    assert [str(card) for card in answer.leftover] == ["4C"]
