@@ -246,7 +246,7 @@ def may_i_spend(*, game: Game, seat: Seat, user) -> Event:
 
 @table_write
 def hand_mark_down(*, game: Game, seat: Seat, user) -> Event:
-    """Record that the seat laid down the contract."""
+    """Record that the seat laid down the contract; in a no-discard contract that is going out."""
     round_ = _current_round(game)
     hand = _hand(round_, seat)
     if round_.went_out_id:
@@ -255,7 +255,34 @@ def hand_mark_down(*, game: Game, seat: Seat, user) -> Event:
         raise ActionRefused(f"{seat.player} has already gone down this round.")
     hand.went_down = True
     hand.save(update_fields=["went_down"])
+    if _no_discard(game, round_):
+        return _went_out(game, round_, seat, user)
     return _event(game, round_, Event.Kind.WENT_DOWN, user, f"{seat.player} went down", seat=seat)
+
+
+def _no_discard(game: Game, round_: Round) -> bool:
+    return game.house_rules.contract(round_.number).no_discard
+
+
+def _went_out(game: Game, round_: Round, seat: Seat, user, *, melds=()) -> Event:
+    """End the round with `seat` out. Going down in a no-discard contract goes out with the whole
+    hand: the melds laid are kept on the event, so undo takes them back with it."""
+    round_.went_out = seat
+    round_.save(update_fields=["went_out"])
+    description = f"{seat.player} went out"
+    if melds:
+        description += ": " + " | ".join(meld.cards for meld in melds)
+    elif _no_discard(game, round_):
+        description += " with the whole hand"
+    return _event(
+        game,
+        round_,
+        Event.Kind.WENT_OUT,
+        user,
+        description,
+        seat=seat,
+        after={"melds": [meld.pk for meld in melds]} if melds else None,
+    )
 
 
 @table_write
@@ -264,6 +291,11 @@ def shanghai_record(*, game: Game, seat: Seat, discarder: Seat | None, user) -> 
     round_ = _current_round(game)
     if round_.went_out_id:
         raise ActionRefused("The round is over: someone went out. Enter the scores.")
+    if discarder not in (None, seat) and not round_.hands.filter(went_down=True).exists():
+        raise ActionRefused(
+            f"Nobody has gone down yet, so no meld is on the table to lay {discarder.player}'s "
+            "discard on: it cannot be a Shanghai."
+        )
     if discarder is None or discarder == seat:
         return _event(
             game,
@@ -291,11 +323,9 @@ def round_record_went_out(*, game: Game, seat: Seat, user) -> Event:
     if round_.went_out_id:
         raise ActionRefused(f"{round_.went_out.player} has already gone out this round.")
     hand = _hand(round_, seat)
-    round_.went_out = seat
-    round_.save(update_fields=["went_out"])
     hand.went_down = True
     hand.save(update_fields=["went_down"])
-    return _event(game, round_, Event.Kind.WENT_OUT, user, f"{seat.player} went out", seat=seat)
+    return _went_out(game, round_, seat, user)
 
 
 @dataclass(frozen=True)
@@ -451,6 +481,7 @@ def action_undo(*, game: Game, user) -> Event:
         case Event.Kind.LAID_OFF | Event.Kind.SHANGHAI_CLAIM if "meld" in last.before:
             TableMeld.objects.filter(pk=last.before["meld"]).update(cards=last.before["cards"])
         case Event.Kind.WENT_OUT:
+            TableMeld.objects.filter(pk__in=last.after.get("melds", [])).delete()
             round_.went_out = None
             round_.save(update_fields=["went_out"])
             went_down_before = round_.events.filter(
@@ -508,6 +539,8 @@ def melds_record(*, game: Game, seat: Seat, melds: list[list[rules.Card]], user)
     )
     hand.went_down = True
     hand.save(update_fields=["went_down"])
+    if _no_discard(game, round_):
+        return _went_out(game, round_, seat, user, melds=laid)
     shown = " | ".join(meld.cards for meld in laid)
     return _event(
         game,

@@ -137,11 +137,13 @@ def test_a_stale_screen_is_refused_and_changes_nothing():
 
 def test_shanghai_claims_and_protects_are_events():
     game = make_game()
-    ann, ben = seats_of(game)[:2]
+    ann, ben, cat = seats_of(game)[:3]
+    services.hand_mark_down(game=game, version=game.version, seat=cat, user=None)
     services.shanghai_record(game=game, version=game.version, seat=ann, discarder=ben, user=None)
     services.shanghai_record(game=game, version=game.version, seat=ben, discarder=None, user=None)
     kinds = list(Event.objects.order_by("pk").values_list("kind", "seat", "other_seat"))
     assert kinds == [
+        (Event.Kind.WENT_DOWN, cat.pk, None),
         (Event.Kind.SHANGHAI_CLAIM, ann.pk, ben.pk),
         (Event.Kind.SHANGHAI_PROTECT, ben.pk, None),
     ]
@@ -337,3 +339,63 @@ def test_a_check_about_a_round_scored_meanwhile_is_refused_and_not_kept(rounds_p
             user=None,
         )
     assert game.checks.count() == 0
+
+
+def test_a_shanghai_claim_needs_a_meld_on_the_table_but_a_protect_does_not():
+    game = make_game()
+    ann, ben = seats_of(game)[:2]
+    with pytest.raises(services.ActionRefused, match="Nobody has gone down yet"):
+        services.shanghai_record(
+            game=game, version=game.version, seat=ann, discarder=ben, user=None
+        )
+    assert not game.events.exists()
+    services.shanghai_record(game=game, version=game.version, seat=ann, discarder=None, user=None)
+    services.hand_mark_down(game=game, version=game.version, seat=ben, user=None)
+    services.shanghai_record(game=game, version=game.version, seat=ann, discarder=ben, user=None)
+    assert game.events.filter(kind=Event.Kind.SHANGHAI_CLAIM).count() == 1
+
+
+@pytest.fixture
+def last_contract():
+    """A table at contract 7: three runs, no discard."""
+    game = make_game(players=3)
+    for _ in range(6):
+        play_round(game)
+    game.refresh_from_db()
+    return game
+
+
+def table_rows(game):
+    """What undo must restore: the round's hands, who went out, the melds on the table."""
+    round_ = game.rounds.get(finished_at__isnull=True)
+    return (
+        round_.went_out_id,
+        list(round_.hands.order_by("pk").values_list("went_down", "may_i_used", "cards")),
+        list(round_.melds.values_list("cards")),
+    )
+
+
+def test_going_down_in_a_no_discard_contract_is_going_out(last_contract):
+    game = last_contract
+    ann = seats_of(game)[0]
+    before = table_rows(game)
+    services.hand_mark_down(game=game, version=game.version, seat=ann, user=None)
+    board = selectors.game_board(game)
+    assert board.current.went_out == ann and board.scoring
+    assert game.events.first().kind == Event.Kind.WENT_OUT
+    services.action_undo(game=game, version=game.version, user=None)
+    assert table_rows(game) == before
+
+
+def test_recording_three_runs_in_a_no_discard_contract_goes_out_with_them(last_contract):
+    game = last_contract
+    ann = seats_of(game)[0]
+    before = table_rows(game)
+    melds = rules.parse_melds("3H 4H 5H 6H | 8S 9S 10S JS | 2D 3D 4D 5D")
+    services.melds_record(game=game, version=game.version, seat=ann, melds=melds, user=None)
+    round_ = game.rounds.get(number=7)
+    assert round_.went_out == ann
+    assert round_.melds.count() == 3
+    assert list(round_.events.values_list("kind", flat=True)) == [Event.Kind.WENT_OUT]
+    services.action_undo(game=game, version=game.version, user=None)
+    assert table_rows(game) == before

@@ -117,10 +117,12 @@ def test_a_seat_of_another_table_is_refused(client, member, game):
 
 
 def test_shanghai_claim_through_the_view(client, member, game):
-    ann, ben = list(game.seats.order_by("position"))[:2]
+    ann, ben, cat = list(game.seats.order_by("position"))[:3]
+    post(client, "went_down", game, seat=cat.pk)
+    game.refresh_from_db()
     response = post(client, "shanghai", game, htmx=True, seat=ann.pk, discarder=ben.pk)
     assert response.status_code == 200
-    event = Event.objects.get()
+    event = Event.objects.get(kind=Event.Kind.SHANGHAI_CLAIM)
     assert (event.kind, event.seat, event.other_seat) == (Event.Kind.SHANGHAI_CLAIM, ann, ben)
 
 
