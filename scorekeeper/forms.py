@@ -19,6 +19,18 @@ from .services import HandEntry
 register_heif_opener()
 
 
+# The largest id a row can have on every database we run on (PostgreSQL's bigint).
+MAX_ROW_ID = 2**63 - 1
+
+
+def row_id(value) -> int | None:
+    """A row id sent by a page, or None: ASCII digits only ("²".isdigit() is true), in range."""
+    text = str(value or "").strip()
+    if not re.fullmatch(r"[0-9]{1,19}", text) or not 0 < int(text) <= MAX_ROW_ID:
+        return None
+    return int(text)
+
+
 class SignupForm(UserCreationForm):
     pass
 

@@ -27,7 +27,7 @@ from .models import (
     Seat,
     TableMeld,
 )
-from .recognition import read_cards
+from .recognition import UnreadableImage, read_cards
 
 
 class ActionRefused(Exception):
@@ -647,28 +647,39 @@ def check_record(
 # Photos
 
 
-@transaction.atomic
 def photo_record(*, game: Game, photo, user) -> Photo:
-    """Read the cards in a photo taken at the table and keep the photo with the round."""
-    round_ = _current_round(game)
+    """Read the cards in a photo taken at the table and keep the photo with the round.
+
+    Reading takes about a second, so it happens before any transaction: the table's other
+    tablets write meanwhile. The file is written before its row, and removed again if the row
+    cannot be kept (the round was scored meanwhile, say), so no file is left without its row.
+    """
+    try:
+        found = read_cards(photo.content)
+    except UnreadableImage:
+        raise ActionRefused("That photo could not be read; please take it again.") from None
     detections = [
-        {"card": found.card, "confidence": round(found.confidence, 3), "box": list(found.box)}
-        for found in read_cards(photo.content)
+        {"card": card.card, "confidence": round(card.confidence, 3), "box": list(card.box)}
+        for card in found
     ]
     kept = Photo(
-        game=game,
-        round=round_,
-        width=photo.width,
-        height=photo.height,
-        detections=detections,
-        created_by=user,
+        game=game, width=photo.width, height=photo.height, detections=detections, created_by=user
     )
-    kept.image.save(f"table{game.pk}-round{round_.number}.jpg", ContentFile(photo.content))
+    kept.image.save(f"table{game.pk}.jpg", ContentFile(photo.content), save=False)
+    try:
+        with transaction.atomic():
+            kept.round = _current_round(game)
+            kept.save()
+    except BaseException:
+        kept.image.delete(save=False)
+        raise
     return kept
 
 
 @transaction.atomic
 def photo_delete(*, photo: Photo) -> None:
-    """Delete a photo and its file; the check it belonged to stays in the history."""
-    photo.image.delete(save=False)
+    """Delete a photo, and its file once the row's deletion is committed (a deletion rolled
+    back keeps both); the check it belonged to stays in the history."""
+    storage, name = photo.image.storage, photo.image.name
     photo.delete()
+    transaction.on_commit(lambda: storage.delete(name))

@@ -11,6 +11,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from scorekeeper.recognition import MAX_PIXELS as RECOGNIZER_MAX_PIXELS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 PLACEHOLDER_SECRET_KEY = "---"
@@ -147,6 +149,11 @@ STORAGES = {
 MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
 PHOTO_MAX_BYTES = env_int("DJANGO_PHOTO_MAX_MB", 20) * 1024 * 1024
 PHOTO_MAX_PIXELS = env_int("DJANGO_PHOTO_MAX_MEGAPIXELS", 50) * 1_000_000
+if not 0 < PHOTO_MAX_PIXELS <= RECOGNIZER_MAX_PIXELS:
+    raise ImproperlyConfigured(
+        "DJANGO_PHOTO_MAX_MEGAPIXELS must be from 1 to "
+        f"{RECOGNIZER_MAX_PIXELS // 1_000_000}: the recognizer reads no larger photo."
+    )
 
 # No inline scripts or styles anywhere: everything is served from our own static files.
 SECURE_CSP = {

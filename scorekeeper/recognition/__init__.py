@@ -9,12 +9,19 @@ folder.
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .detections import SURE_CONFIDENCE, Detection
+from .detections import MAX_PIXELS, SURE_CONFIDENCE, Detection
 
 if TYPE_CHECKING:
     from .images import ImageSource, UnreadableImage, load_image
 
-__all__ = ["SURE_CONFIDENCE", "Detection", "UnreadableImage", "load_image", "read_cards"]
+__all__ = [
+    "MAX_PIXELS",
+    "SURE_CONFIDENCE",
+    "Detection",
+    "UnreadableImage",
+    "load_image",
+    "read_cards",
+]
 
 
 def read_cards(image: "ImageSource", **options: Any) -> list[Detection]:

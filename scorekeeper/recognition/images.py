@@ -8,12 +8,11 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 from pillow_heif import register_heif_opener
 
+from .detections import MAX_PIXELS
+
 register_heif_opener()
 
 ImageSource = str | os.PathLike | bytes | bytearray | memoryview | BinaryIO
-
-# Decompression bombs are refused; 50 megapixels is well above any phone camera.
-MAX_PIXELS = 50_000_000
 
 
 class UnreadableImage(ValueError):

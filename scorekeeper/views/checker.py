@@ -1,11 +1,19 @@
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
 from scorekeeper import selectors, services
-from scorekeeper.forms import CheckForm, GoingDownForm, LayOffForm, PhotoForm, melds_clean
+from scorekeeper.forms import (
+    CheckForm,
+    GoingDownForm,
+    LayOffForm,
+    PhotoForm,
+    melds_clean,
+    row_id,
+)
 from scorekeeper.models import Check, Club, Photo, RulesProfile
 from scorekeeper.views.games import game_or_404
 from scorekeeper.views.profiles import profile_or_404
@@ -260,9 +268,8 @@ def rules_summary(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _photo_of(game, pk) -> Photo | None:
     """The table's photo that a check was asked about, if the form carried one."""
-    if not pk or not str(pk).isdigit():
-        return None
-    return game.photos.filter(pk=pk).first()
+    pk = row_id(pk)
+    return game.photos.filter(pk=pk).first() if pk else None
 
 
 @require_POST
@@ -278,10 +285,14 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
     photo = None
     initial = {}
     if photo_form.is_valid():
-        photo = services.photo_record(
-            game=game, photo=photo_form.cleaned_data["photo"], user=request.user
-        )
-        initial["cards"] = " ".join(found["card"] for found in photo.detections)
+        try:
+            photo = services.photo_record(
+                game=game, photo=photo_form.cleaned_data["photo"], user=request.user
+            )
+        except services.ActionRefused as refusal:
+            photo_form.add_error("photo", str(refusal))
+        else:
+            initial["cards"] = " ".join(found["card"] for found in photo.detections)
     context = {
         "form": CheckForm(initial=initial, table_melds=melds),
         "photo_form": photo_form,
@@ -299,7 +310,14 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
 def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
     """A stored photo, for the members of the table's club only."""
     photo = _photo_or_404(request, pk)
-    return FileResponse(photo.image.open("rb"), content_type="image/jpeg")
+    try:
+        image = photo.image.open("rb")
+    except FileNotFoundError:
+        raise Http404("This photo's file is gone") from None
+    response = FileResponse(image, content_type="image/jpeg")
+    # Only the club's members may see it: no shared cache may keep a copy.
+    patch_cache_control(response, private=True, max_age=3600)
+    return response
 
 
 @require_POST

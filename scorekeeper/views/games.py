@@ -7,7 +7,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import selectors, services
-from scorekeeper.forms import PhotoForm, ScoreForm, SeatActionForm, ShanghaiForm, VersionedForm
+from scorekeeper.forms import (
+    PhotoForm,
+    ScoreForm,
+    SeatActionForm,
+    ShanghaiForm,
+    VersionedForm,
+    row_id,
+)
 from scorekeeper.models import Game
 
 
@@ -238,8 +245,8 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     if not board.scoring:
         return _refused(request, game, services.StaleState())
     data = request.POST.copy()
-    seat_id = data.get("photo_seat", "")
-    seat = board.current.hands.filter(seat_id=seat_id).first() if seat_id.isdigit() else None
+    seat_id = row_id(data.get("photo_seat"))
+    seat = board.current.hands.filter(seat_id=seat_id).first() if seat_id else None
     upload = request.FILES.get(f"photo_{seat.seat_id}") if seat else None
     if upload is None:
         return _table(
@@ -252,9 +259,17 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     if not photo_form.is_valid():
         message = " ".join(photo_form.errors["photo"])
     else:
-        photo = services.photo_record(
-            game=game, photo=photo_form.cleaned_data["photo"], user=request.user
-        )
+        try:
+            photo = services.photo_record(
+                game=game, photo=photo_form.cleaned_data["photo"], user=request.user
+            )
+        except services.ActionRefused as refusal:
+            return _table(
+                request,
+                game,
+                message=str(refusal),
+                score_form=ScoreForm(data, round_=board.current),
+            )
         data[f"cards_{seat.seat_id}"] = " ".join(found["card"] for found in photo.detections)
         data[f"points_{seat.seat_id}"] = ""
         message = (

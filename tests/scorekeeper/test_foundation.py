@@ -117,3 +117,10 @@ def test_the_content_security_policy_holds_with_debug_on_too(client, settings):
     settings.DEBUG = True
     response = client.get(reverse("login"))
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("megapixels", ["51", "0", "-5"])
+def test_a_photo_limit_the_recognizer_cannot_read_refuses_to_start(megapixels):
+    result = run_settings({"DJANGO_DEBUG": "true", "DJANGO_PHOTO_MAX_MEGAPIXELS": megapixels})
+    assert result.returncode != 0
+    assert "DJANGO_PHOTO_MAX_MEGAPIXELS must be from 1 to 50" in result.stderr

@@ -117,7 +117,9 @@ def test_location_data_is_stripped_and_orientation_applied(client, member, game)
     assert (photo.width, photo.height) == (original.height, original.width)
 
 
-def test_photos_are_served_to_members_only_and_can_be_deleted(client, member, game):
+def test_photos_are_served_to_members_only_and_can_be_deleted(
+    client, member, game, django_capture_on_commit_callbacks
+):
     upload(client, game, "meld.jpg", PHOTO.read_bytes())
     photo = Photo.objects.get()
     url = reverse("photo", args=[photo.pk])
@@ -134,7 +136,8 @@ def test_photos_are_served_to_members_only_and_can_be_deleted(client, member, ga
     client.force_login(game.club.memberships.get().user)
     assert client.get(reverse("photo_delete", args=[photo.pk])).status_code == 405
     path = Path(photo.image.path)
-    assert client.post(reverse("photo_delete", args=[photo.pk])).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(reverse("photo_delete", args=[photo.pk])).status_code == 302
     assert not Photo.objects.exists()
     assert not path.exists()
 
@@ -181,3 +184,69 @@ def test_a_joker_in_a_hand_photo_is_filled_in_once(client, member, game):
     seats, body = score_a_hand_from_a_photo(client, game, PHOTO.with_name("phone_073.jpg"), {})
 
     assert f'name="cards_{seats[1].pk}" value="JK"' in body
+
+
+def test_a_photo_is_served_privately(client, member, game):
+    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    response = client.get(reverse("photo", args=[Photo.objects.get().pk]))
+    assert "private" in response["Cache-Control"]
+    assert "public" not in response["Cache-Control"]
+
+
+def test_a_photo_whose_file_is_gone_is_a_clear_404(client, member, game):
+    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    photo = Photo.objects.get()
+    Path(photo.image.path).unlink()
+    assert client.get(reverse("photo", args=[photo.pk])).status_code == 404
+
+
+def test_a_photo_of_a_table_that_finished_meanwhile_leaves_no_file(game, tmp_path):
+    from scorekeeper import services
+    from scorekeeper.forms import photo_clean
+    from tests.factories import play_round
+
+    for _ in range(7):
+        play_round(game)
+    clean = photo_clean(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
+    with pytest.raises(services.ActionRefused, match="game is over"):
+        services.photo_record(game=game, photo=clean, user=None)
+    assert not Photo.objects.exists()
+    assert not [path for path in tmp_path.rglob("*") if path.is_file()]
+
+
+def test_a_deletion_rolled_back_keeps_the_photo_and_its_file(client, member, game):
+    from django.db import transaction
+
+    from scorekeeper import services
+
+    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    photo = Photo.objects.get()
+    path = Path(photo.image.path)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.photo_delete(photo=photo)
+        raise RuntimeError("something else in the same transaction failed")
+    assert Photo.objects.exists()
+    assert path.exists()
+
+
+@pytest.mark.parametrize("photo", ["²", "9" * 5000, str(2**64), "0"])
+def test_a_check_naming_a_photo_by_no_real_number_is_kept_without_one(client, member, game, photo):
+    response = client.post(
+        reverse("table_check", args=[game.pk]),
+        {"question": "meld", "cards": "7H 8H 9H 10H", "photo": photo},
+    )
+    assert response.status_code == 200
+    assert Check.objects.get().photos.count() == 0
+
+
+@pytest.mark.parametrize("seat", ["²", "9" * 5000, str(2**64)])
+def test_a_hand_photo_for_a_seat_by_no_real_number_asks_for_a_photo(client, member, game, seat):
+    seats = list(game.seats.order_by("position"))
+    client.post(reverse("went_out", args=[game.pk]), {"version": 0, "seat": seats[0].pk})
+    game.refresh_from_db()
+    response = client.post(
+        reverse("score_photo", args=[game.pk]), {"version": game.version, "photo_seat": seat}
+    )
+    assert response.status_code == 200
+    assert "Take or choose a photo first" in text_of(response)
+    assert not Photo.objects.exists()
