@@ -26,7 +26,7 @@ from .house_rules import (
 )
 from .melds import Meld, Verdict, check_lay_off, check_meld, shanghai_targets
 from .questions import Answer, answer_question, meld_sentence
-from .scoring import hand_problems, penalty_points, points_possible
+from .scoring import hand_problems, penalty_points, points_possible, round_scores
 
 __all__ = [
     "Answer",
@@ -59,6 +59,7 @@ __all__ = [
     "parse_ranks",
     "penalty_points",
     "points_possible",
+    "round_scores",
     "rules_summary",
     "shanghai_targets",
 ]

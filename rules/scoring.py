@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from .cards import JOKER, Card, card_problems
 from .house_rules import HouseRules
@@ -12,6 +12,27 @@ from .melds import DEFAULT_RULES
 def penalty_points(cards: Iterable[Card], rules: HouseRules = DEFAULT_RULES) -> int:
     """Points of the cards left in a hand; suits never matter, so rank-only cards work."""
     return sum(rules.point_value(card.rank) for card in cards)
+
+
+def round_scores[K: Hashable](
+    penalties: Mapping[K, int],
+    rules: HouseRules = DEFAULT_RULES,
+    *,
+    rummy: bool = False,
+    shanghai_claims: Mapping[K, int] | None = None,
+) -> dict[K, int]:
+    """Each player's score for a round, from the penalty points left in their hand.
+
+    With `rummy_bonus`, going out in one turn (`rummy`) doubles everybody's penalty points. Each
+    Shanghai claim takes `shanghai_bonus` points off the claimant's score, which may then be
+    below zero: a bonus is worth the same to the player who went out as to anyone else.
+    """
+    factor = 2 if rummy and rules.rummy_bonus else 1
+    claims = shanghai_claims or {}
+    return {
+        player: points * factor - rules.shanghai_bonus * claims.get(player, 0)
+        for player, points in penalties.items()
+    }
 
 
 def points_possible(points: int, most_cards: int, rules: HouseRules = DEFAULT_RULES) -> bool:

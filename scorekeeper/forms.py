@@ -138,6 +138,10 @@ class SeatActionForm(VersionedForm):
         self.fields["seat"].queryset = game.seats.select_related("player")
 
 
+class WentOutForm(SeatActionForm):
+    rummy = forms.BooleanField(required=False)
+
+
 class ShanghaiForm(SeatActionForm):
     discarder = forms.ModelChoiceField(queryset=None, required=False)
 
@@ -147,14 +151,29 @@ class ShanghaiForm(SeatActionForm):
 
 
 class ScoreForm(VersionedForm):
-    """What each player who did not go out was left holding: cards (ranks will do) or points."""
+    """What each player who did not go out was left holding: cards (ranks will do) or points.
 
-    def __init__(self, *args, round_: Round, **kwargs):
+    Editing a finished round, who went out (and whether in one turn) can be corrected too: then
+    every player has a row, and the one who went out scores 0 whatever their row says."""
+
+    def __init__(self, *args, round_: Round, editing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.round = round_
         self.entry_seats = []
+        if editing:
+            self.fields["went_out"] = forms.ModelChoiceField(
+                queryset=round_.game.seats.select_related("player"),
+                initial=round_.went_out_id,
+                empty_label=None,
+                required=False,  # not sent: unchanged
+                label="Went out",
+                error_messages={"invalid_choice": "Pick a player of this table."},
+            )
+            self.fields["rummy"] = forms.BooleanField(
+                required=False, initial=round_.rummy, label="in one turn"
+            )
         for hand in round_.hands.all():
-            if hand.seat_id == round_.went_out_id:
+            if hand.seat_id == round_.went_out_id and not editing:
                 continue
             self.fields[f"cards_{hand.seat_id}"] = forms.CharField(
                 required=False, max_length=200, label="Cards"
@@ -179,7 +198,10 @@ class ScoreForm(VersionedForm):
     def clean(self):
         cleaned = super().clean()
         entries = {}
+        went_out = cleaned.get("went_out")
         for seat_id in self.entry_seats:
+            if went_out is not None and seat_id == went_out.pk:
+                continue  # they scored 0: what their row says is ignored
             text = cleaned.get(f"cards_{seat_id}") or ""
             points = cleaned.get(f"points_{seat_id}")
             if text.strip() and points is not None:

@@ -179,6 +179,8 @@ class Round(models.Model):
     went_out = models.ForeignKey(
         Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds_won"
     )
+    # Went out in one turn, from a full hand: with the rummy bonus, the others' points double.
+    rummy = models.BooleanField(default=False)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -107,27 +107,37 @@ def game_board(game: Game, *, history: int = 8) -> Board:
     )
     for event in events:
         event.is_undone = bool(event.undone)
-    shanghai = dict(
+    calls = (
         game.events.filter(
             kind__in=[Event.Kind.SHANGHAI_CLAIM, Event.Kind.SHANGHAI_PROTECT],
             undone_by__isnull=True,
         )
-        .values_list("seat")
+        .values_list("round", "seat", "kind")
         .annotate(calls=Count("pk"))
     )
-
-    lines = {
-        seat.pk: SeatLine(seat=seat, shanghai_calls=shanghai.get(seat.pk, 0)) for seat in seats
-    }
+    lines = {seat.pk: SeatLine(seat=seat) for seat in seats}
+    claims = {}  # by round id, then seat id: the claims a Shanghai bonus rewards
+    for round_id, seat_id, kind, count in calls:
+        lines[seat_id].shanghai_calls += count
+        if kind == Event.Kind.SHANGHAI_CLAIM:
+            claims.setdefault(round_id, {})[seat_id] = count
     current = next((round_ for round_ in rounds if round_.finished_at is None), None)
     for round_ in rounds:
         hands = {hand.seat_id: hand for hand in round_.hands.all()}
+        scores = {}
+        if round_.finished_at:
+            scores = rules.round_scores(
+                {seat_id: hand.points or 0 for seat_id, hand in hands.items()},
+                house_rules,
+                rummy=round_.rummy,
+                shanghai_claims=claims.get(round_.pk),
+            )
         for seat_id, line in lines.items():
             hand = hands.get(seat_id)
             line.may_i_used += hand.may_i_used if hand else 0
             if round_.finished_at:
-                line.points.append(hand.points)
-                line.total += hand.points or 0
+                line.points.append(scores.get(seat_id))
+                line.total += scores.get(seat_id, 0)
                 line.rounds_won += round_.went_out_id == seat_id
             elif round_ is current:
                 line.hand = hand
@@ -182,9 +192,13 @@ def game_history(game: Game):
     )
 
 
-def shanghai_claims_standing(round_: Round) -> int:
-    """The Shanghai claims of the round not taken back: each put a card in a discarder's hand."""
-    return round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True).count()
+def shanghai_claims_by_seat(round_: Round) -> dict[int, int]:
+    """The round's Shanghai claims not taken back, by claimant's seat id."""
+    return dict(
+        round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True)
+        .values_list("seat")
+        .annotate(claims=Count("pk"))
+    )
 
 
 def table_melds(round_: Round):

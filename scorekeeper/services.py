@@ -12,6 +12,7 @@ from django.utils import timezone
 
 import rules
 
+from . import selectors
 from .models import (
     Check,
     Club,
@@ -268,8 +269,8 @@ def _went_out(game: Game, round_: Round, seat: Seat, user, *, melds=()) -> Event
     """End the round with `seat` out. Going down in a no-discard contract goes out with the whole
     hand: the melds laid are kept on the event, so undo takes them back with it."""
     round_.went_out = seat
-    round_.save(update_fields=["went_out"])
-    description = f"{seat.player} went out"
+    round_.save(update_fields=["went_out", "rummy"])
+    description = f"{seat.player} went out" + (" in one turn" if round_.rummy else "")
     if melds:
         description += ": " + " | ".join(meld.cards for meld in melds)
     elif _no_discard(game, round_):
@@ -317,14 +318,20 @@ def shanghai_record(*, game: Game, seat: Seat, discarder: Seat | None, user) -> 
 
 
 @table_write
-def round_record_went_out(*, game: Game, seat: Seat, user) -> Event:
-    """End the current round: `seat` went out. Scores are entered next."""
+def round_record_went_out(*, game: Game, seat: Seat, user, rummy: bool = False) -> Event:
+    """End the current round: `seat` went out, with `rummy` in one turn (from a full hand, not
+    down before). Scores are entered next."""
     round_ = _current_round(game)
     if round_.went_out_id:
         raise ActionRefused(f"{round_.went_out.player} has already gone out this round.")
     hand = _hand(round_, seat)
+    if rummy and hand.went_down:
+        raise ActionRefused(
+            f"{seat.player} went down earlier this round, so going out now is not in one turn."
+        )
     hand.went_down = True
     hand.save(update_fields=["went_down"])
+    round_.rummy = rummy
     return _went_out(game, round_, seat, user)
 
 
@@ -351,6 +358,19 @@ def _hand_limits(round_: Round, house_rules: rules.HouseRules) -> dict[int, int]
 
 def _seat_names(round_: Round) -> dict[int, str]:
     return {seat.pk: seat.player.name for seat in round_.game.seats.select_related("player")}
+
+
+def _scores_summary(round_: Round, scored: dict[int, tuple[str, int]], house_rules) -> str:
+    """ "Ann 0, Ben 30, Cat 75": the round's scores with the bonuses in force applied."""
+    claims = selectors.shanghai_claims_by_seat(round_)
+    scores = rules.round_scores(
+        {seat_id: points for seat_id, (_, points) in scored.items()},
+        house_rules,
+        rummy=round_.rummy,
+        shanghai_claims=claims,
+    )
+    names = _seat_names(round_)
+    return ", ".join(f"{names[seat_id]} {score}" for seat_id, score in scores.items())
 
 
 def _hands_apply(
@@ -410,8 +430,7 @@ def round_score(*, game: Game, entries: dict[int, HandEntry], user) -> Round:
         hand.save(update_fields=["cards", "points"])
     round_.finished_at = timezone.now()
     round_.save(update_fields=["finished_at"])
-    names = _seat_names(round_)
-    summary = ", ".join(f"{names[seat_id]} {points}" for seat_id, (_, points) in scored.items())
+    summary = _scores_summary(round_, scored, house_rules)
     _event(
         game,
         round_,
@@ -429,12 +448,26 @@ def round_score(*, game: Game, entries: dict[int, HandEntry], user) -> Round:
 
 
 @table_write
-def round_edit(*, game: Game, round_: Round, entries: dict[int, HandEntry], user):
-    """Correct the scores of a finished round; the history keeps what they were."""
+def round_edit(
+    *,
+    game: Game,
+    round_: Round,
+    entries: dict[int, HandEntry],
+    went_out: Seat | None = None,
+    rummy: bool | None = None,
+    user,
+):
+    """Correct a finished round: who went out (in one turn or not) and what the others held.
+    The history keeps what it was."""
     if round_.finished_at is None or round_.game_id != game.pk:
         raise ActionRefused("Only a finished round's scores can be edited.")
+    before = {"went_out": round_.went_out_id, "rummy": round_.rummy}
+    if went_out is not None:
+        round_.went_out = went_out
+    if rummy is not None:
+        round_.rummy = rummy
+    after = {"went_out": round_.went_out_id, "rummy": round_.rummy}
     scored = _hands_apply(round_, entries, game.house_rules)
-    before, after = {}, {}
     for hand in round_.hands.all():
         cards, points = scored[hand.seat_id]
         before[str(hand.seat_id)] = [hand.cards, hand.points]
@@ -443,12 +476,18 @@ def round_edit(*, game: Game, round_: Round, entries: dict[int, HandEntry], user
         hand.save(update_fields=["cards", "points"])
     if before == after:
         raise ActionRefused("Nothing changed, so nothing was saved.")
+    round_.save(update_fields=["went_out", "rummy"])
     names = _seat_names(round_)
-    changes = ", ".join(
+    changes = [
         f"{names[int(seat_id)]} {before[seat_id][1]} → {after[seat_id][1]}"
         for seat_id in after
-        if before[seat_id] != after[seat_id]
-    )
+        if seat_id.isdecimal() and before[seat_id] != after[seat_id]
+    ]
+    if before["went_out"] != after["went_out"]:
+        changes.insert(0, f"{names[after['went_out']]} went out, not {names[before['went_out']]}")
+    if before["rummy"] != after["rummy"]:
+        changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
+    changes = ", ".join(changes)
     return _event(
         game,
         round_,
@@ -482,8 +521,8 @@ def action_undo(*, game: Game, user) -> Event:
             TableMeld.objects.filter(pk=last.before["meld"]).update(cards=last.before["cards"])
         case Event.Kind.WENT_OUT:
             TableMeld.objects.filter(pk__in=last.after.get("melds", [])).delete()
-            round_.went_out = None
-            round_.save(update_fields=["went_out"])
+            round_.went_out, round_.rummy = None, False
+            round_.save(update_fields=["went_out", "rummy"])
             went_down_before = round_.events.filter(
                 kind=Event.Kind.WENT_DOWN, seat=last.seat, undone_by__isnull=True
             ).exists()
@@ -503,6 +542,9 @@ def action_undo(*, game: Game, user) -> Event:
                 game.finished_at = None
                 game.save(update_fields=["finished_at"])
         case Event.Kind.SCORE_EDITED:
+            round_.went_out_id = last.before.get("went_out", round_.went_out_id)
+            round_.rummy = last.before.get("rummy", round_.rummy)
+            round_.save(update_fields=["went_out", "rummy"])
             for hand in round_.hands.all():
                 hand.cards, hand.points = last.before[str(hand.seat_id)]
                 hand.save(update_fields=["cards", "points"])

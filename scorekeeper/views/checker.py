@@ -74,7 +74,10 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         house_rules=board.house_rules,
         contract=board.current.number,
         shanghai_claims=(
-            selectors.shanghai_claims_standing(board.current) if request.method == "POST" else 0
+            # Each claim put a card in a discarder's hand.
+            sum(selectors.shanghai_claims_by_seat(board.current).values())
+            if request.method == "POST"
+            else 0
         ),
     )
     answer = None

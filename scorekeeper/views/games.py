@@ -13,6 +13,7 @@ from scorekeeper.forms import (
     SeatActionForm,
     ShanghaiForm,
     VersionedForm,
+    WentOutForm,
     row_id,
 )
 from scorekeeper.models import Game
@@ -103,7 +104,26 @@ def _seat_action(service):
 
 may_i = _seat_action(services.may_i_spend)
 went_down = _seat_action(services.hand_mark_down)
-went_out = _seat_action(services.round_record_went_out)
+
+
+@require_POST
+@login_required
+def went_out(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    form = WentOutForm(request.POST, game=game)
+    if not form.is_valid():
+        return _form_refused(request, game, form)
+    try:
+        services.round_record_went_out(
+            game=game,
+            version=form.cleaned_data["version"],
+            seat=form.cleaned_data["seat"],
+            rummy=form.cleaned_data["rummy"],
+            user=request.user,
+        )
+    except services.ActionRefused as refusal:
+        return _refused(request, game, refusal)
+    return _after_write(request, game)
 
 
 @require_POST
@@ -188,7 +208,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     message = ""
     status = 200
     if request.method == "POST":
-        form = ScoreForm(request.POST, round_=round_)
+        form = ScoreForm(request.POST, round_=round_, editing=True)
         if form.is_valid():
             try:
                 services.round_edit(
@@ -196,6 +216,8 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     version=form.cleaned_data["version"],
                     round_=round_,
                     entries=form.cleaned_data["entries"],
+                    went_out=form.cleaned_data["went_out"],
+                    rummy=form.cleaned_data["rummy"],
                     user=request.user,
                 )
             except services.ActionRefused as refusal:
@@ -204,14 +226,14 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 if isinstance(refusal, services.StaleState):
                     status = 409
                     round_.refresh_from_db()
-                    form = ScoreForm(initial={"version": game.version}, round_=round_)
+                    form = ScoreForm(initial={"version": game.version}, round_=round_, editing=True)
             else:
                 return redirect(game)
         elif "version" in form.errors:
             message, status = str(services.StaleState()), 409
-            form = ScoreForm(initial={"version": game.version}, round_=round_)
+            form = ScoreForm(initial={"version": game.version}, round_=round_, editing=True)
     else:
-        form = ScoreForm(initial={"version": game.version}, round_=round_)
+        form = ScoreForm(initial={"version": game.version}, round_=round_, editing=True)
     context = {
         "game": game,
         "board": board,

@@ -12,6 +12,7 @@ from rules import (
     parse_ranks,
     penalty_points,
     points_possible,
+    round_scores,
 )
 from rules.cards import RANKS, SUITS
 
@@ -110,3 +111,26 @@ def test_points_possible_for_every_real_hand(ranks):
     hand = [Card(rank=rank, suit=None) for rank in ranks]
     if not hand_problems([hand]):
         assert points_possible(penalty_points(hand), len(hand))
+
+
+@pytest.mark.parametrize(
+    ("settings", "rummy", "claims", "scores"),
+    [
+        ({}, False, {}, {"ann": 0, "ben": 15, "cat": 40}),
+        ({}, True, {"ben": 2}, {"ann": 0, "ben": 15, "cat": 40}),  # both bonuses off
+        ({"rummy_bonus": True}, True, {}, {"ann": 0, "ben": 30, "cat": 80}),
+        ({"rummy_bonus": True}, False, {}, {"ann": 0, "ben": 15, "cat": 40}),
+        ({"shanghai_bonus": 10}, False, {"ben": 1}, {"ann": 0, "ben": 5, "cat": 40}),
+        ({"shanghai_bonus": 10}, False, {"ann": 2}, {"ann": -20, "ben": 15, "cat": 40}),
+        (
+            {"shanghai_bonus": 5, "rummy_bonus": True},
+            True,
+            {"cat": 1},
+            {"ann": 0, "ben": 30, "cat": 75},
+        ),
+    ],
+)
+def test_round_scores_apply_the_bonuses_in_force(settings, rummy, claims, scores):
+    penalties = {"ann": 0, "ben": 15, "cat": 40}
+    rules = HouseRules(**settings)
+    assert round_scores(penalties, rules, rummy=rummy, shanghai_claims=claims) == scores

@@ -399,3 +399,79 @@ def test_recording_three_runs_in_a_no_discard_contract_goes_out_with_them(last_c
     assert list(round_.events.values_list("kind", flat=True)) == [Event.Kind.WENT_OUT]
     services.action_undo(game=game, version=game.version, user=None)
     assert table_rows(game) == before
+
+
+def test_editing_a_round_can_change_who_went_out_and_undo_takes_it_back():
+    game = make_game(players=3)
+    ann, ben, cat = seats_of(game)
+    play_round(game, went_out=0, points=[10, 20])
+    round_ = game.rounds.get(number=1)
+    entries = {
+        ann.pk: services.HandEntry(cards=tuple(rules.parse_ranks("K 7"))),
+        cat.pk: services.HandEntry(points=20),
+    }
+    services.round_edit(
+        game=game, version=game.version, round_=round_, entries=entries, went_out=ben, user=None
+    )
+    round_.refresh_from_db()
+    assert round_.went_out == ben
+    assert dict(round_.hands.values_list("seat", "points")) == {ann.pk: 15, ben.pk: 0, cat.pk: 20}
+    edited = game.events.get(kind=Event.Kind.SCORE_EDITED).description
+    assert f"{ben.player} went out, not {ann.player}" in edited
+    assert [line.rounds_won for line in selectors.game_board(game).lines] == [0, 1, 0]
+    services.action_undo(game=game, version=game.version, user=None)
+    round_.refresh_from_db()
+    assert round_.went_out == ann
+    assert dict(round_.hands.values_list("seat", "points")) == {ann.pk: 0, ben.pk: 10, cat.pk: 20}
+
+
+@pytest.fixture
+def bonus_game():
+    club = make_club()
+    profile = services.profile_save(
+        club=club,
+        name="Bonuses",
+        house_rules=rules.HouseRules(shanghai_bonus=10, rummy_bonus=True),
+    )
+    return services.game_start(
+        club=club,
+        user=None,
+        players=[make_player(club) for _ in range(3)],
+        first_dealer=0,
+        season=club.seasons.get(),
+        profile=profile,
+    )
+
+
+def test_totals_apply_the_shanghai_and_rummy_bonuses(bonus_game):
+    game = bonus_game
+    ann, ben, cat = seats_of(game)
+    services.hand_mark_down(game=game, version=game.version, seat=cat, user=None)
+    services.shanghai_record(game=game, version=game.version, seat=ben, discarder=cat, user=None)
+    services.round_record_went_out(game=game, version=game.version, seat=ann, rummy=True, user=None)
+    entries = {ben.pk: services.HandEntry(points=15), cat.pk: services.HandEntry(points=40)}
+    services.round_score(game=game, version=game.version, entries=entries, user=None)
+    board = selectors.game_board(game)
+    assert [line.total for line in board.lines] == [0, 2 * 15 - 10, 2 * 40]
+    scored = game.events.get(kind=Event.Kind.ROUND_SCORED).description
+    assert f"{ben.player} 20" in scored and f"{cat.player} 80" in scored
+
+
+def test_going_out_in_one_turn_is_refused_after_going_down(bonus_game):
+    game = bonus_game
+    ann = seats_of(game)[0]
+    services.hand_mark_down(game=game, version=game.version, seat=ann, user=None)
+    with pytest.raises(services.ActionRefused, match="not in one turn"):
+        services.round_record_went_out(
+            game=game, version=game.version, seat=ann, rummy=True, user=None
+        )
+    assert game.rounds.get().went_out is None
+
+
+def test_undo_of_going_out_in_one_turn_forgets_the_turn(bonus_game):
+    game = bonus_game
+    ann = seats_of(game)[0]
+    services.round_record_went_out(game=game, version=game.version, seat=ann, rummy=True, user=None)
+    assert game.rounds.get().rummy
+    services.action_undo(game=game, version=game.version, user=None)
+    assert not game.rounds.get().rummy

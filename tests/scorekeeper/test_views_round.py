@@ -286,3 +286,28 @@ def test_the_save_button_says_what_saving_does(client, member, game, played, lab
     post(client, "went_out", game, seat=first_seat(game).pk)
     body = html.unescape(client.get(game.get_absolute_url()).content.decode())
     assert f"Save contract {played + 1} {label}" in body
+
+
+def test_a_round_edit_can_change_who_went_out(client, member, game):
+    play_round(game, points=[10, 20, 30])
+    seats = list(game.seats.order_by("position"))
+    url = reverse("round_edit", args=[game.pk, 1])
+    assert 'name="went_out"' in client.get(url).content.decode()
+    game.refresh_from_db()
+    response = client.post(
+        url,
+        {
+            "version": game.version,
+            "went_out": seats[1].pk,
+            f"cards_{seats[0].pk}": "K",
+            f"points_{seats[2].pk}": "20",
+            f"points_{seats[3].pk}": "30",
+        },
+    )
+    assert response.status_code == 302
+    points = dict(Hand.objects.filter(round__number=1).values_list("seat", "points"))
+    assert points == {seats[0].pk: 10, seats[1].pk: 0, seats[2].pk: 20, seats[3].pk: 30}
+
+
+def test_out_in_one_turn_is_offered_only_under_the_rummy_bonus(client, member, game):
+    assert "Out in one turn" not in client.get(game.get_absolute_url()).content.decode()
