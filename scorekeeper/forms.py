@@ -156,7 +156,15 @@ class ScoreForm(VersionedForm):
     Editing a finished round, who went out (and whether in one turn) can be corrected too: then
     every player has a row, and the one who went out scores 0 whatever their row says."""
 
-    def __init__(self, *args, round_: Round, editing: bool = False, **kwargs):
+    def __init__(
+        self,
+        *args,
+        round_: Round,
+        editing: bool = False,
+        entered: dict[int, tuple[str, int]] | None = None,
+        **kwargs,
+    ):
+        """`entered`, by seat id: what a save that was undone had, to be shown again."""
         super().__init__(*args, **kwargs)
         self.round = round_
         self.entry_seats = []
@@ -181,10 +189,15 @@ class ScoreForm(VersionedForm):
             self.fields[f"points_{hand.seat_id}"] = forms.IntegerField(
                 required=False, min_value=0, max_value=10000, label="or points"
             )
-            if hand.points is not None and not self.is_bound:
-                self.initial[f"cards_{hand.seat_id}"] = hand.cards
-                if not hand.cards:
-                    self.initial[f"points_{hand.seat_id}"] = hand.points
+            cards, points = (
+                (hand.cards, hand.points)
+                if editing
+                else (entered or {}).get(hand.seat_id, ("", None))
+            )
+            if points is not None and not self.is_bound:
+                self.initial[f"cards_{hand.seat_id}"] = cards
+                if not cards:
+                    self.initial[f"points_{hand.seat_id}"] = points
             self.entry_seats.append(hand.seat_id)
 
     def rows(self, lines):

@@ -192,6 +192,19 @@ def game_history(game: Game):
     )
 
 
+def scores_taken_back(round_: Round) -> dict[int, tuple[str, int]]:
+    """What the round's last save had entered, by seat id, if that save was undone: undoing a
+    save brings score entry back as it was, not empty."""
+    undone = (
+        round_.events.filter(kind=Event.Kind.ROUND_SCORED, undone_by__isnull=False)
+        .order_by("-pk")
+        .first()
+    )
+    if undone is None:
+        return {}
+    return {int(seat_id): (cards, points) for seat_id, (cards, points) in undone.after.items()}
+
+
 def shanghai_claims_by_seat(round_: Round) -> dict[int, int]:
     """The round's Shanghai claims not taken back, by claimant's seat id."""
     return dict(

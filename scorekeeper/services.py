@@ -499,6 +499,16 @@ def round_edit(
     )
 
 
+def _still_down(round_: Round, undone: Event) -> bool:
+    """Whether the seat of an event being undone stays down: another of its "went down" events
+    of the round still stands (tapped "Went down", then recorded the melds, say)."""
+    return (
+        round_.events.filter(kind=Event.Kind.WENT_DOWN, seat=undone.seat, undone_by__isnull=True)
+        .exclude(pk=undone.pk)
+        .exists()
+    )
+
+
 @table_write
 def action_undo(*, game: Game, user) -> Event:
     """Take back the table's last action that has not been taken back yet."""
@@ -515,18 +525,19 @@ def action_undo(*, game: Game, user) -> Event:
         case Event.Kind.MAY_I:
             Hand.objects.filter(round=round_, seat=last.seat).update(may_i_used=F("may_i_used") - 1)
         case Event.Kind.WENT_DOWN:
-            Hand.objects.filter(round=round_, seat=last.seat).update(went_down=False)
             TableMeld.objects.filter(pk__in=last.after.get("melds", [])).delete()
+            Hand.objects.filter(round=round_, seat=last.seat).update(
+                went_down=_still_down(round_, last)
+            )
         case Event.Kind.LAID_OFF | Event.Kind.SHANGHAI_CLAIM if "meld" in last.before:
             TableMeld.objects.filter(pk=last.before["meld"]).update(cards=last.before["cards"])
         case Event.Kind.WENT_OUT:
             TableMeld.objects.filter(pk__in=last.after.get("melds", [])).delete()
             round_.went_out, round_.rummy = None, False
             round_.save(update_fields=["went_out", "rummy"])
-            went_down_before = round_.events.filter(
-                kind=Event.Kind.WENT_DOWN, seat=last.seat, undone_by__isnull=True
-            ).exists()
-            Hand.objects.filter(round=round_, seat=last.seat).update(went_down=went_down_before)
+            Hand.objects.filter(round=round_, seat=last.seat).update(
+                went_down=_still_down(round_, last)
+            )
         case Event.Kind.ROUND_SCORED:
             following = game.rounds.filter(number=round_.number + 1)
             if following.filter(Q(checks__isnull=False) | Q(photos__isnull=False)).exists():

@@ -31,7 +31,11 @@ def _table(request, game, *, message="", status=200, score_form=None):
     """The table page, or for htmx only its `table` partial, with an optional refusal message."""
     board = selectors.game_board(game)
     if score_form is None and board.scoring:
-        score_form = ScoreForm(initial={"version": game.version}, round_=board.current)
+        score_form = ScoreForm(
+            initial={"version": game.version},
+            round_=board.current,
+            entered=selectors.scores_taken_back(board.current),
+        )
     context = {
         "board": board,
         "game": game,

@@ -475,3 +475,16 @@ def test_undo_of_going_out_in_one_turn_forgets_the_turn(bonus_game):
     assert game.rounds.get().rummy
     services.action_undo(game=game, version=game.version, user=None)
     assert not game.rounds.get().rummy
+
+
+def test_undo_of_recorded_melds_keeps_an_earlier_went_down():
+    game = make_game(players=3)
+    ann = seats_of(game)[0]
+    services.hand_mark_down(game=game, version=game.version, seat=ann, user=None)
+    melds = rules.parse_melds("8H 8S 8D | KC KD KS")
+    services.melds_record(game=game, version=game.version, seat=ann, melds=melds, user=None)
+    services.action_undo(game=game, version=game.version, user=None)
+    assert hand_of(game, ann).went_down
+    assert not game.rounds.get().melds.exists()
+    services.action_undo(game=game, version=game.version, user=None)
+    assert not hand_of(game, ann).went_down

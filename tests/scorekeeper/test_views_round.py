@@ -311,3 +311,21 @@ def test_a_round_edit_can_change_who_went_out(client, member, game):
 
 def test_out_in_one_turn_is_offered_only_under_the_rummy_bonus(client, member, game):
     assert "Out in one turn" not in client.get(game.get_absolute_url()).content.decode()
+
+
+def test_undo_of_a_saved_round_brings_back_what_was_entered(client, member, game):
+    seats = list(game.seats.order_by("position"))
+    post(client, "went_out", game, seat=seats[0].pk)
+    game.refresh_from_db()
+    entered = {
+        f"cards_{seats[1].pk}": "K K 7 JK",
+        f"cards_{seats[2].pk}": "10H 9S",
+        f"points_{seats[3].pk}": "35",
+    }
+    post(client, "score", game, **entered)
+    game.refresh_from_db()
+    post(client, "undo", game)
+    body = html.unescape(client.get(game.get_absolute_url()).content.decode())
+    assert f'name="cards_{seats[1].pk}" value="K K 7 JK"' in body
+    assert f'name="cards_{seats[2].pk}" value="10H 9S"' in body
+    assert f'name="points_{seats[3].pk}" value="35"' in body
