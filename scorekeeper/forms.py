@@ -14,7 +14,6 @@ from pillow_heif import register_heif_opener
 import rules
 
 from .models import Check, Club, Game, Round, RulesProfile, Season
-from .services import HandEntry
 
 register_heif_opener()
 
@@ -227,9 +226,9 @@ class ScoreForm(VersionedForm):
                 except rules.CardError as error:
                     self.add_error(f"cards_{seat_id}", str(error))
                     continue
-                entries[seat_id] = HandEntry(cards=cards)
+                entries[seat_id] = rules.HandEntry(cards=cards)
             elif points is not None:
-                entries[seat_id] = HandEntry(points=points)
+                entries[seat_id] = rules.HandEntry(points=points)
         cleaned["entries"] = entries
         return cleaned
 

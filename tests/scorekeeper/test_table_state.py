@@ -186,8 +186,8 @@ class Table(RuleBasedStateMachine):
         for seat, (text, as_points) in zip(self.seats, data, strict=False):
             cards = rules.parse_ranks(text)
             points = rules.penalty_points(cards, self.house_rules)
-            entry = services.HandEntry(points=points) if as_points else None
-            entries[seat.pk] = entry or services.HandEntry(cards=tuple(cards))
+            entry = rules.HandEntry(points=points) if as_points else None
+            entries[seat.pk] = entry or rules.HandEntry(cards=tuple(cards))
             penalties[seat.pk] = 0 if seat.pk == round_.went_out_id else points
         return entries, penalties
 
