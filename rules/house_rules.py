@@ -480,7 +480,8 @@ def rules_summary(rules: HouseRules) -> list[str]:
             "natural cards."
         )
     sentences.append(
-        "Going down, a player may lay extra melds beyond the contract."
+        "Going down, a player may lay extra melds beyond the contract, except in a no-discard "
+        "contract, which is always exactly its melds."
         if rules.extra_melds_allowed
         else "Going down, a player lays exactly the contract: no extra melds."
     )
