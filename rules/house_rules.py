@@ -479,6 +479,15 @@ def rules_summary(rules: HouseRules) -> list[str]:
             f"joker{'s' if rules.jokers_per_meld != 1 else ''}, and never more jokers than "
             "natural cards."
         )
+        sentences.append(
+            "A joker in a book stands for the book's rank"
+            + (
+                ", and for a suit the book lacks"
+                if rules.book_suits_distinct
+                else ": laying a natural card of that rank is an ordinary lay-off"
+            )
+            + "; a joker declared by rank alone (JK=9) takes a run's suit."
+        )
     sentences.append(
         "Going down, a player may lay extra melds beyond the contract, except in a no-discard "
         "contract, which is always exactly its melds."
