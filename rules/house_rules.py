@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -35,6 +36,38 @@ class Contract:
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def line(self) -> str:
+        """The contract as a player types it: "1 book 1 run", "3 runs no discard"."""
+        parts = [
+            f"{count} {word}{'s' if count > 1 else ''}"
+            for count, word in ((self.books, "book"), (self.runs, "run"))
+            if count
+        ]
+        return " ".join(parts + (["no discard"] if self.no_discard else []))
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """A contract typed as "2 books", "1 book 1 run", "3 runs no discard", or in short as
+        "2b", "1b1r", "3r!" (a trailing ! for no discard). Refuses anything else, naming it."""
+        words = text.lower().replace(",", " ").strip()
+        no_discard = words.endswith("!") or words.endswith("no discard")
+        words = words.removesuffix("!").removesuffix("no discard")
+        counts = {"b": 0, "r": 0}
+        # ASCII digits only: "²".isdigit() is true, but int("²") fails.
+        parts = _CONTRACT_PART.findall(words)
+        for number, kind in parts:
+            counts[kind[0]] = int(number)
+        if not any(counts.values()) or _CONTRACT_PART.sub("", words).strip():
+            raise RulesError(
+                f"“{text.strip()}” is not a contract: say “2 books”, “1 book 1 run” or "
+                "“3 runs no discard”."
+            )
+        return cls(books=counts["b"], runs=counts["r"], no_discard=no_discard)
+
+
+_CONTRACT_PART = re.compile(r"(?<![0-9])([0-9]{1,2}) ?(books?|runs?|b|r)(?![a-z])")
 
 
 CONTRACTS = (

@@ -242,33 +242,6 @@ CONTRACT_HELP = (
 )
 
 
-def contract_line(contract: rules.Contract) -> str:
-    parts = []
-    if contract.books:
-        parts.append(f"{contract.books} book{'s' if contract.books > 1 else ''}")
-    if contract.runs:
-        parts.append(f"{contract.runs} run{'s' if contract.runs > 1 else ''}")
-    if contract.no_discard:
-        parts.append("no discard")
-    return " ".join(parts)
-
-
-def contract_parse(line: str) -> rules.Contract:
-    words = line.lower().replace(",", " ").split()
-    books = runs = 0
-    no_discard = "discard" in words
-    for number, word in zip(words, words[1:], strict=False):
-        # ASCII digits only: "²".isdigit() is true, but int("²") fails.
-        counted = re.fullmatch(r"[0-9]{1,2}", number) is not None
-        if counted and word.startswith("book"):
-            books = int(number)
-        elif counted and word.startswith("run"):
-            runs = int(number)
-    if not books and not runs:
-        raise forms.ValidationError(f"“{line}” is not a contract: say “2 books” or “1 book 1 run”.")
-    return rules.Contract(books=books, runs=runs, no_discard=no_discard)
-
-
 TABLE_SETTINGS = {
     "min_players",
     "max_players",
@@ -308,7 +281,7 @@ class ProfileForm(forms.Form):
             case "contracts":
                 return forms.CharField(
                     widget=forms.Textarea(attrs={"rows": 7}),
-                    initial="\n".join(contract_line(contract) for contract in value),
+                    initial="\n".join(contract.line for contract in value),
                     **{**common, "help_text": CONTRACT_HELP},
                 )
             case "int_list":
@@ -336,7 +309,10 @@ class ProfileForm(forms.Form):
 
     def clean_contracts(self):
         lines = [line for line in self.cleaned_data["contracts"].splitlines() if line.strip()]
-        return [contract_parse(line) for line in lines]
+        try:
+            return [rules.Contract.parse(line) for line in lines]
+        except rules.RulesError as error:
+            raise forms.ValidationError(str(error)) from None
 
     def clean_cards_dealt(self):
         try:
