@@ -7,12 +7,12 @@ from scorekeeper.models import Event, Game, Round, Seat, TableMeld
 
 
 def event_record(
-    *,
     game: Game,
     round_: Round,
     kind: Event.Kind,
     user,
     description: str,
+    *,
     seat: Seat | None = None,
     other_seat: Seat | None = None,
     before: dict | None = None,

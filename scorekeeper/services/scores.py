@@ -99,14 +99,9 @@ def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Rou
     round_.finished_at = timezone.now()
     round_.save(update_fields=["finished_at"])
     summary = _scores_summary(round_, scored, house_rules)
-    event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.ROUND_SCORED,
-        user=user,
-        description=f"Contract {round_.number} scored: {summary}",
-        after=round_hands(round_, scored),
-    )
+    description = f"Contract {round_.number} scored: {summary}"
+    after = round_hands(round_, scored)
+    event_record(game, round_, Event.Kind.ROUND_SCORED, user, description, after=after)
     if round_.number < len(house_rules.contracts):
         round_deal(game=game, number=round_.number + 1)
     else:
@@ -154,12 +149,6 @@ def round_edit(
     if before["rummy"] != after["rummy"]:
         changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
     changes = ", ".join(changes)
-    return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.SCORE_EDITED,
-        user=user,
-        description=f"Contract {round_.number} scores edited: {changes}",
-        before=before,
-        after=after,
-    )
+    description = f"Contract {round_.number} scores edited: {changes}"
+    kind = Event.Kind.SCORE_EDITED
+    return event_record(game, round_, kind, user, description, before=before, after=after)
