@@ -5,7 +5,6 @@ import html
 from itertools import count
 from pathlib import Path
 
-import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
@@ -22,7 +21,6 @@ HUGE = "99999999999999999999"  # beyond a 64-bit integer
 JUNK = "ZZ ?? <b>&</b> 🂡 " * 40  # 500-odd characters nobody can read as cards
 # Seats a table's forms must refuse; "other table" stands for a seat of another club's table.
 BAD_SEATS = ["999999", "other table", "abc", "", "-1", "1.5"]
-HTMX = pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
 
 
 def make_user(username: str | None = None, password: str = "a-long-test-password"):

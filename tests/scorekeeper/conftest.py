@@ -44,6 +44,12 @@ def media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
+@pytest.fixture(params=[False, True], ids=["page", "htmx"])
+def htmx_headers(request):
+    """A test that takes these runs twice: as a plain request, and as htmx sends it."""
+    return {"HX-Request": "true"} if request.param else {}
+
+
 @pytest.fixture
 def game(request):
     """A new club's table, contract 1; `@pytest.mark.players(n)` seats n players."""
