@@ -19,8 +19,6 @@ PHOTO = Path(__file__).resolve().parent / "recognition" / "photos" / "phone_010.
 
 HUGE = "99999999999999999999"  # beyond a 64-bit integer
 JUNK = "ZZ ?? <b>&</b> 🂡 " * 40  # 500-odd characters nobody can read as cards
-# Seats a table's forms must refuse; "other table" stands for a seat of another club's table.
-BAD_SEATS = ["999999", "other table", "abc", "", "-1", "1.5"]
 
 
 def make_user(username: str | None = None, password: str = "a-long-test-password"):
@@ -116,7 +114,8 @@ def url(name: str, game: Game, *args) -> str:
 
 
 def bad_seat(value: str, stranger: Game):
-    """One of BAD_SEATS as a form posts it."""
+    """A seat a table's forms must refuse, as a form posts it: "other table" stands for a seat
+    of `stranger`."""
     return seats(stranger)[1].pk if value == "other table" else value
 
 

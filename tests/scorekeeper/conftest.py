@@ -6,6 +6,7 @@ import pytest
 import rules
 from scorekeeper import services
 from tests.factories import (
+    bad_seat,
     go_down,
     go_out,
     make_club,
@@ -72,6 +73,12 @@ def stranger():
     stray_photo(other)
     other.refresh_from_db()
     return other
+
+
+@pytest.fixture(params=["999999", "other table", "abc", "", "-1", "1.5"])
+def not_this_tables_seat(request, stranger):
+    """A seat the table's forms must refuse, as a form posts it (see bad_seat)."""
+    return bad_seat(request.param, stranger)
 
 
 @pytest.fixture

@@ -8,9 +8,7 @@ import rules
 from scorekeeper import services
 from scorekeeper.models import Event, Hand, TableMeld
 from tests.factories import (
-    BAD_SEATS,
     JUNK,
-    bad_seat,
     go_down,
     play_round,
     post_refused,
@@ -200,12 +198,13 @@ def test_illegal_or_unreadable_melds_are_not_recorded(client, member, game, meld
     )
 
 
-@pytest.mark.parametrize("seat", BAD_SEATS)
-def test_melds_for_a_seat_not_at_this_table_are_not_recorded(client, member, game, stranger, seat):
+def test_melds_for_a_seat_not_at_this_table_are_not_recorded(
+    client, member, game, not_this_tables_seat
+):
     post_refused(
         client,
         url("melds_record", game),
-        {"version": game.version, "seat": bad_seat(seat, stranger), "melds": "7H 7S 7D | 9C 9H 9S"},
+        {"version": game.version, "seat": not_this_tables_seat, "melds": "7H 7S 7D | 9C 9H 9S"},
     )
 
 
