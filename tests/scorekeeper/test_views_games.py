@@ -4,7 +4,6 @@
 import pytest
 from django.urls import reverse
 
-from scorekeeper import services
 from scorekeeper.models import Event, Game, Hand
 from tests.factories import (
     bad_seat,
@@ -356,14 +355,7 @@ def test_five_players_with_the_longest_names_score_and_keep_their_history(client
     club = make_club()
     names = [f"{letter * 39}{n}" for n, letter in enumerate("ABCDE")]
     players = [make_player(club, name) for name in names]
-    game = services.game_start(
-        club=club,
-        user=None,
-        players=players,
-        first_dealer=0,
-        season=club.seasons.get(),
-        profile=club.profiles.get(),
-    )
+    game = make_game(club, seated=players)
     client.force_login(member_of(game))
     ann, *others = seats(game)
     go_out(game, ann)
