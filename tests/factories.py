@@ -1,14 +1,24 @@
-"""Small builders of test data, made in code (no fixtures files)."""
+"""Small builders of test data, made in code (no fixtures files), and the few readers the app's
+tests share: a snapshot of every row a view could write, and what a refusal must look like."""
 
+import html
 from itertools import count
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 import rules
-from scorekeeper import services
-from scorekeeper.models import Club, Game, Player
+from scorekeeper import models, services
+from scorekeeper.models import Club, Game, Hand, Photo, Player, Round, RulesProfile, Seat
 
 _serial = count(1)
+
+# A phone photo of a meld of sixes, one of the recognizer's development photos.
+PHOTO = Path(__file__).resolve().parent / "recognition" / "photos" / "phone_010.jpg"
+
+HUGE = "99999999999999999999"  # beyond a 64-bit integer
+JUNK = "ZZ ?? <b>&</b> 🂡 " * 40  # 500-odd characters nobody can read as cards
 
 
 def make_user(username: str | None = None, password: str = "a-long-test-password"):
@@ -25,18 +35,24 @@ def make_player(club: Club, name: str | None = None) -> Player:
 
 
 def make_game(
-    club: Club | None = None, players: int = 4, *, user=None, first_dealer: int = 0
+    club: Club | None = None,
+    players: int = 4,
+    *,
+    user=None,
+    first_dealer: int = 0,
+    profile: RulesProfile | None = None,
+    seated: list[Player] | None = None,
 ) -> Game:
     club = club or make_club(user)
     user = user or club.memberships.first().user
-    seated = [make_player(club) for _ in range(players)]
+    seated = seated or [make_player(club) for _ in range(players)]
     return services.game_start(
         club=club,
         user=user,
         players=seated,
         first_dealer=first_dealer,
         season=club.seasons.first(),
-        profile=club.profiles.first(),
+        profile=profile or club.profiles.first(),
     )
 
 
@@ -53,3 +69,167 @@ def play_round(game: Game, *, went_out: int = 0, points: list[int] | None = None
     }
     services.round_score(game=game, version=game.version, entries=entries, user=user)
     return game
+
+
+def seats(game: Game) -> list[Seat]:
+    return list(game.seats.order_by("position").select_related("player"))
+
+
+def hand_of(game: Game, seat: Seat) -> Hand:
+    """The seat's hand in the round being played."""
+    return Hand.objects.get(round__game=game, round__finished_at__isnull=True, seat=seat)
+
+
+def member_of(game: Game):
+    return game.club.memberships.get().user
+
+
+def go_down(game: Game, seat: Seat, melds_text: str):
+    game.refresh_from_db()
+    return services.melds_record(
+        game=game, version=game.version, seat=seat, melds=rules.parse_melds(melds_text), user=None
+    )
+
+
+def go_out(game: Game, seat: Seat):
+    game.refresh_from_db()
+    services.round_record_went_out(game=game, version=game.version, seat=seat, user=None)
+    game.refresh_from_db()
+
+
+def stray_photo(game: Game) -> Photo:
+    """A photo row of `game` without reading a real image (the file is never opened)."""
+    return Photo.objects.create(
+        game=game,
+        round=game.rounds.order_by("number").last(),
+        width=1,
+        height=1,
+        detections=[],
+        image="photos/stray.jpg",
+    )
+
+
+def url(name: str, game: Game, *args) -> str:
+    return reverse(name, args=[game.pk, *args])
+
+
+def bad_seat(value: str, stranger: Game):
+    """A seat a table's forms must refuse, as a form posts it: "other table" stands for a seat
+    of `stranger`."""
+    return seats(stranger)[1].pk if value == "other table" else value
+
+
+def score_data(game: Game, **overrides) -> dict:
+    """A valid score entry for the three who did not go out, with some fields replaced:
+    `overrides` keys are cards_N / points_N, N being the seat's position."""
+    first, second, third = seats(game)[1:]
+    data = {
+        "version": game.version,
+        f"cards_{first.pk}": "7 8",
+        f"points_{first.pk}": "",
+        f"cards_{second.pk}": "",
+        f"points_{second.pk}": "25",
+        f"cards_{third.pk}": "K JK",
+        f"points_{third.pk}": "",
+    }
+    by_position = {seat.position: seat.pk for seat in seats(game)}
+    for key, value in overrides.items():
+        field, position = key.rsplit("_", 1)
+        data[f"{field}_{by_position[int(position)]}"] = value
+    return data
+
+
+def profile_data(house_rules: rules.HouseRules | None = None, name="House", **changes) -> dict:
+    """What the profile form posts for these rules (the seed rules by default), with some fields
+    changed."""
+    from scorekeeper.forms import ProfileForm
+
+    form = ProfileForm(house_rules=house_rules, name=name)
+    data = {}
+    for bound in form:
+        value = bound.initial if bound.initial is not None else bound.field.initial
+        if isinstance(value, bool):
+            if value:
+                data[bound.html_name] = "on"
+        elif value is not None:
+            data[bound.html_name] = value
+    data.update(changes)
+    return data
+
+
+def database_state() -> dict:
+    """Every row a view could write, in a form two snapshots can be compared by."""
+    return {
+        "games": list(
+            models.Game.objects.order_by("pk").values_list("pk", "version", "finished_at")
+        ),
+        "seats": list(
+            models.Seat.objects.order_by("pk").values_list("pk", "player_id", "position")
+        ),
+        "rounds": list(
+            models.Round.objects.order_by("pk").values_list("pk", "went_out_id", "finished_at")
+        ),
+        "hands": list(
+            models.Hand.objects.order_by("pk").values_list(
+                "pk", "may_i_used", "went_down", "cards", "points"
+            )
+        ),
+        "events": list(models.Event.objects.order_by("pk").values_list("pk", "kind")),
+        "melds": list(models.TableMeld.objects.order_by("pk").values_list("pk", "cards")),
+        "checks": models.Check.objects.count(),
+        "photos": list(models.Photo.objects.order_by("pk").values_list("pk", "check_asked_id")),
+        "players": list(models.Player.objects.order_by("pk").values_list("pk", "name")),
+        "seasons": list(models.Season.objects.order_by("pk").values_list("pk", "name")),
+        "profiles": list(
+            models.RulesProfile.objects.order_by("pk").values_list("pk", "name", "settings")
+        ),
+        "clubs": list(models.Club.objects.order_by("pk").values_list("pk", "name")),
+        "memberships": models.Membership.objects.count(),
+    }
+
+
+def text_of(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def assert_refused(response, *words, status=(200,)):
+    """A page that says, next to the form or at the top, what is wrong."""
+    assert response.status_code in status, response.status_code
+    body = text_of(response)
+    assert 'role="alert"' in body or 'class="error"' in body or "errorlist" in body, body[:400]
+    for word in filter(None, words):  # a table's case may name no words ("")
+        assert word.lower() in body.lower(), f"{word!r} not in the answer"
+    return body
+
+
+def record_check(game: Game, round_: Round, cards: str = "8H 8S 8D"):
+    """Keep the meld checker's answer about `cards` as a question asked in `round_`."""
+    answer = rules.answer_question("meld", rules.parse_melds(cards), game.house_rules)
+    return services.check_record(
+        game=game,
+        round_=round_,
+        question="meld",
+        cards=cards,
+        target=None,
+        answer=answer,
+        user=None,
+    )
+
+
+def table_rows(game: Game):
+    """What undo must restore: the round's hands, who went out, the melds on the table."""
+    round_ = game.rounds.get(finished_at__isnull=True)
+    return (
+        round_.went_out_id,
+        list(round_.hands.order_by("pk").values_list("went_down", "may_i_used", "cards")),
+        list(round_.melds.values_list("cards")),
+    )
+
+
+def post_refused(client, target: str, data: dict, *words, status=(200,), **extra) -> str:
+    """POST `data` to `target`: the answer says what is wrong (see assert_refused), and every
+    row stays as it was. Returns the answer's text."""
+    before = database_state()
+    body = assert_refused(client.post(target, data, **extra), *words, status=status)
+    assert database_state() == before
+    return body

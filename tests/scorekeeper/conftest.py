@@ -1,6 +1,27 @@
-"""Fixtures for every test of the Django app (browser tests included)."""
+"""Fixtures for every test of the Django app (browser tests included): the settings every test
+runs under, and the tables the view and service tests start from."""
 
 import pytest
+
+import rules
+from scorekeeper import services
+from tests.factories import (
+    bad_seat,
+    go_down,
+    go_out,
+    make_club,
+    make_game,
+    member_of,
+    play_round,
+    seats,
+    stray_photo,
+)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "players(count): how many sit at the `game` fixture's table (4 unmarked)"
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +37,108 @@ def plain_static_files(settings):
 def fast_passwords(settings):
     """Hashing a password the production way takes a quarter of a second: tests need no safety."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    """Uploaded photos go to the test's own folder, never to the developer's media/."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture(params=[False, True], ids=["page", "htmx"])
+def htmx_headers(request):
+    """A test that takes these runs twice: as a plain request, and as htmx sends it."""
+    return {"HX-Request": "true"} if request.param else {}
+
+
+@pytest.fixture
+def game(request):
+    """A new club's table, contract 1; `@pytest.mark.players(n)` seats n players."""
+    marker = request.node.get_closest_marker("players")
+    return make_game(players=marker.args[0] if marker else 4)
+
+
+@pytest.fixture
+def member(client, game):
+    """The client, logged in as the member of the table's club."""
+    client.force_login(member_of(game))
+    return member_of(game)
+
+
+@pytest.fixture
+def stranger():
+    """Another club's table, with a meld on it and a photo of it."""
+    other = make_game(players=4)
+    go_down(other, seats(other)[0], "5H 5S 5D | 6C 6H 6S")
+    stray_photo(other)
+    other.refresh_from_db()
+    return other
+
+
+@pytest.fixture(params=["999999", "other table", "abc", "", "-1", "1.5"])
+def not_this_tables_seat(request, stranger):
+    """A seat the table's forms must refuse, as a form posts it (see bad_seat)."""
+    return bad_seat(request.param, stranger)
+
+
+@pytest.fixture
+def scoring(game):
+    """The table with seat 1 gone out: the others are to be scored."""
+    go_out(game, seats(game)[0])
+    return game
+
+
+@pytest.fixture
+def one_round_played(game):
+    play_round(game, went_out=0, points=[10, 20, 30])
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def down(game):
+    """Seat 1 has gone down with two books; nobody else has."""
+    go_down(game, seats(game)[0], "7H 7S 7D | 9C 9H 9S")
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def finished(game):
+    for _ in range(7):
+        play_round(game, went_out=0, points=[10, 20, 30])
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    return game
+
+
+@pytest.fixture
+def short_rules(game):
+    """A profile of the member's club with three contracts."""
+    house_rules = rules.HouseRules.from_dict(
+        {"contracts": [[2, 0], [1, 1], [0, 2]], "cards_dealt": [10, 10, 10]}
+    )
+    return services.profile_save(club=game.club, name="Short", house_rules=house_rules)
+
+
+@pytest.fixture
+def last_contract():
+    """A table at contract 7: three runs, no discard."""
+    game = make_game(players=3)
+    for _ in range(6):
+        play_round(game)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def bonus_game():
+    """Three players under a 10-point Shanghai bonus and the rummy bonus."""
+    club = make_club()
+    profile = services.profile_save(
+        club=club,
+        name="Bonuses",
+        house_rules=rules.HouseRules(shanghai_bonus=10, rummy_bonus=True),
+    )
+    return make_game(club, 3, profile=profile)

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
@@ -64,37 +63,6 @@ def test_base_page_uses_vendored_htmx_and_no_external_url(client):
     assert "<script>" not in html  # no inline scripts: the CSP forbids them
     policy = response.headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy
-
-
-@pytest.mark.django_db
-def test_healthz_answers_200_when_the_database_answers(client):
-    response = client.get(reverse("healthz"))
-    assert response.status_code == 200
-    assert response.json() == {"database": "ok"}
-
-
-@pytest.mark.django_db
-def test_healthz_answers_503_when_the_database_does_not(client):
-    # A real connection to a database that is not there: a missing folder, a closed port.
-    broken = {**connection.settings_dict, "NAME": "/nonexistent/folder/scorekeeper.sqlite3"}
-    if connection.vendor != "sqlite":
-        broken.update(HOST="127.0.0.1", PORT="1")
-    working = connections["default"]
-    connections["default"] = working.__class__(broken, alias="default")
-    try:
-        response = client.get(reverse("healthz"))
-    finally:
-        connections["default"].close()
-        connections["default"] = working
-    assert response.status_code == 503
-    assert response.json()["database"] == "unreachable"
-    assert response.json()["reason"] == "OperationalError: unable to open database file" or (
-        connection.vendor != "sqlite"
-    )
-
-
-def test_healthz_refuses_post(client):
-    assert client.post(reverse("healthz")).status_code == 405
 
 
 @pytest.mark.django_db

@@ -8,16 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.models import Photo
-from tests.factories import make_game
 
 PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_010.jpg"
-
-
-@pytest.fixture
-def member(client):
-    game = make_game()
-    client.force_login(game.created_by)
-    return game
 
 
 @pytest.mark.django_db
@@ -53,9 +45,9 @@ def assert_security_headers(response, *, page=True):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "partial"])
-def test_a_members_page_and_its_partial_are_private_and_vary_on_htmx(client, member, htmx):
+def test_a_members_page_and_its_partial_are_private_and_vary_on_htmx(client, game, member, htmx):
     headers = {"HX-Request": "true"} if htmx else {}
-    response = client.get(reverse("game", args=[member.pk]), headers=headers)
+    response = client.get(reverse("game", args=[game.pk]), headers=headers)
     assert response.status_code == 200
     assert ("<html" in response.content.decode()) is not htmx
     assert "HX-Request" in response.headers["Vary"]
@@ -71,11 +63,10 @@ def test_a_page_for_anyone_carries_the_security_headers(client):
 
 
 @pytest.mark.django_db
-def test_a_photo_is_private_and_carries_the_security_headers(client, member, settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
+def test_a_photo_is_private_and_carries_the_security_headers(client, game, member):
     photo = PHOTO.read_bytes()
     client.post(
-        reverse("table_photo", args=[member.pk]),
+        reverse("table_photo", args=[game.pk]),
         {"photo": SimpleUploadedFile("meld.jpg", photo, content_type="image/jpeg")},
     )
     response = client.get(reverse("photo", args=[Photo.objects.get().pk]))
@@ -95,20 +86,20 @@ def test_a_static_file_carries_the_security_headers(client, settings, tmp_path):
 
 
 @pytest.mark.django_db
-def test_an_htmx_tap_after_the_session_expired_sends_the_browser_to_log_in(client, member):
+def test_an_htmx_tap_after_the_session_expired_sends_the_browser_to_log_in(client, game, member):
     client.logout()
     response = client.post(
-        reverse("may_i", args=[member.pk]), {"version": 0}, headers={"HX-Request": "true"}
+        reverse("may_i", args=[game.pk]), {"version": 0}, headers={"HX-Request": "true"}
     )
     assert response.status_code == 200
     assert response.headers["HX-Redirect"].startswith(reverse("login"))
-    member.refresh_from_db()
-    assert member.version == 0
+    game.refresh_from_db()
+    assert game.version == 0
 
 
 @pytest.mark.django_db
-def test_a_plain_request_after_the_session_expired_is_redirected_as_usual(client, member):
+def test_a_plain_request_after_the_session_expired_is_redirected_as_usual(client, game, member):
     client.logout()
-    response = client.post(reverse("may_i", args=[member.pk]), {"version": 0})
+    response = client.post(reverse("may_i", args=[game.pk]), {"version": 0})
     assert response.status_code == 302
     assert "HX-Redirect" not in response.headers

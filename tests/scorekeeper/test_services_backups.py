@@ -20,12 +20,6 @@ PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return settings.MEDIA_ROOT
-
-
 @pytest.fixture
 def club_night():
     """Two tables, one finished round, a photo, a May I? taken back: a bit of everything."""
@@ -70,7 +64,7 @@ def test_a_backup_restores_every_row_and_photo(club_night, media, tmp_path):
     assert media_files(media) == photos
     # The restored app works: the owner logs in and sees the table.
     client = Client()
-    client.force_login(get_user_model().objects.get(pk=club_night.created_by_id))
+    client.force_login(get_user_model().objects.get(username=club_night.created_by.username))
     assert client.get(reverse("game", args=[club_night.pk])).status_code == 200
 
 

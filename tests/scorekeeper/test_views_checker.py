@@ -1,41 +1,26 @@
-import html
+"""The meld checker, at a table and on its own, and the live preview of typed cards
+(scorekeeper/views/checker.py)."""
 
 import pytest
 from django.urls import reverse
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Check, Event, Hand, TableMeld
-from tests.factories import make_club, make_game, make_user, play_round
+from scorekeeper.models import Check
+from tests.factories import (
+    JUNK,
+    assert_refused,
+    go_down,
+    make_club,
+    make_user,
+    play_round,
+    post_refused,
+    seats,
+    text_of,
+    url,
+)
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def game():
-    return make_game(players=3)
-
-
-@pytest.fixture
-def member(client, game):
-    user = game.club.memberships.get().user
-    client.force_login(user)
-    return user
-
-
-def text_of(response) -> str:
-    return html.unescape(response.content.decode())
-
-
-def seats(game):
-    return list(game.seats.order_by("position").select_related("player"))
-
-
-def go_down(game, seat, melds_text):
-    game.refresh_from_db()
-    return services.melds_record(
-        game=game, version=game.version, seat=seat, melds=rules.parse_melds(melds_text), user=None
-    )
+pytestmark = [pytest.mark.django_db, pytest.mark.players(3)]
 
 
 def test_standalone_checker_answers_with_the_jokers_card(client):
@@ -119,85 +104,6 @@ def test_too_many_copies_of_a_card_are_refused(client, member, game):
     assert "9C" in Check.objects.get().answer
 
 
-def test_recording_a_going_down_lays_melds_and_marks_the_player_down(client, member, game):
-    ann = seats(game)[0]
-    response = client.post(
-        reverse("melds_record", args=[game.pk]),
-        {"version": game.version, "seat": ann.pk, "melds": "8H 8S 8D | KC KD JK"},
-    )
-    assert response.status_code == 302
-    melds = list(TableMeld.objects.order_by("pk"))
-    assert [meld.kind for meld in melds] == ["book", "book"]
-    assert rules.parse_cards(melds[1].cards)[2].declared.rank == "K"
-    assert Hand.objects.get(seat=ann).went_down
-
-
-def test_an_illegal_going_down_is_refused_with_reasons(client, member, game):
-    ann = seats(game)[0]
-    response = client.post(
-        reverse("melds_record", args=[game.pk]),
-        {"version": game.version, "seat": ann.pk, "melds": "8H 8S 8D | 9H 10H JH QH"},
-    )
-    assert response.status_code == 200
-    assert "needs 2 books; these melds are 1 book and 1 run" in text_of(response)
-    assert not TableMeld.objects.exists()
-    assert not Hand.objects.get(seat=ann).went_down
-
-
-def test_shanghai_check_shows_the_meld_it_fits_and_the_claim_updates_it(client, member, game):
-    ann, ben, cleo = seats(game)
-    go_down(game, ann, "8H 8S 8D | KC KD KS")
-    response = client.post(
-        reverse("table_check", args=[game.pk]), {"question": "shanghai", "cards": "KH"}
-    )
-    body = text_of(response)
-    assert "KH could be laid off on 1 meld" in body
-    meld = TableMeld.objects.get(cards__contains="KC")
-    assert f'name="meld" value="{meld.pk}"' in body
-    game.refresh_from_db()
-    response = client.post(
-        reverse("lay_off", args=[game.pk]),
-        {
-            "version": game.version,
-            "seat": cleo.pk,
-            "discarder": ben.pk,
-            "meld": meld.pk,
-            "melds": "KH",
-        },
-    )
-    assert response.status_code == 302
-    meld.refresh_from_db()
-    assert "KH" in meld.cards
-    claim = Event.objects.get(kind=Event.Kind.SHANGHAI_CLAIM)
-    assert (claim.seat, claim.other_seat) == (cleo, ben)
-
-
-def test_lay_off_needs_the_player_down_and_undo_restores_the_meld(client, member, game):
-    ann, ben, _ = seats(game)
-    play_round(game, points=[5, 5])  # contract 2: one book, one run
-    go_down(game, ann, "5H 6H 7H 8H | QS QD QC")
-    run = TableMeld.objects.get(kind="run")
-    game.refresh_from_db()
-    refused = client.post(
-        reverse("lay_off", args=[game.pk]),
-        {"version": game.version, "seat": ben.pk, "meld": run.pk, "melds": "9H"},
-    )
-    assert "has not gone down" in text_of(refused)
-    game.refresh_from_db()
-    client.post(
-        reverse("lay_off", args=[game.pk]),
-        {"version": game.version, "seat": ann.pk, "meld": run.pk, "melds": "9H"},
-    )
-    run.refresh_from_db()
-    assert run.cards == "5H 6H 7H 8H 9H"
-    game.refresh_from_db()
-    services.action_undo(game=game, version=game.version, user=None)
-    run.refresh_from_db()
-    assert run.cards == "5H 6H 7H 8H"
-    services.action_undo(game=game, version=game.version, user=None)
-    assert not TableMeld.objects.exists()
-
-
 def test_checker_views_refuse_strangers_and_wrong_methods(client, game):
     client.force_login(make_club().memberships.get().user)
     assert client.get(reverse("table_check", args=[game.pk])).status_code == 404
@@ -214,28 +120,14 @@ def test_checker_of_a_finished_game_is_a_404(client, member, game):
     assert client.get(reverse("table_check", args=[game.pk])).status_code == 404
 
 
-def test_rules_summary_is_generated_from_the_profile(client):
-    user = make_user()
-    club = make_club(user)
-    profile = services.profile_save(
-        club=club, name="Low aces", house_rules=rules.HouseRules(ace="high_or_low", min_run=3)
-    )
-    client.force_login(user)
-    body = text_of(client.get(reverse("rules_summary", args=[profile.pk])))
-    assert "Low aces" in body
-    for line in rules.rules_summary(profile.house_rules):
-        assert line in body
-    client.force_login(make_user())
-    assert client.get(reverse("rules_summary", args=[profile.pk])).status_code == 404
-
-
+@pytest.mark.parametrize("gone_down", [0, 2])
 def test_checker_page_query_count_does_not_grow_with_melds(
-    client, member, game, django_assert_max_num_queries
+    client, member, game, django_assert_num_queries, gone_down
 ):
-    ann, ben, cleo = seats(game)
-    go_down(game, ann, "8H 8S 8D | KC KD KS")
-    go_down(game, ben, "5H 5S 5D | 9C 9D 9S")
-    with django_assert_max_num_queries(10):
+    melds = ["8H 8S 8D | KC KD KS", "5H 5S 5D | 9C 9D 9S"]
+    for seat, laid in zip(seats(game)[:gone_down], melds, strict=False):
+        go_down(game, seat, laid)
+    with django_assert_num_queries(10):
         assert client.get(reverse("table_check", args=[game.pk])).status_code == 200
 
 
@@ -283,12 +175,133 @@ def test_a_table_check_may_hold_the_cards_a_shanghai_claim_brought(client, membe
     assert Check.objects.count() == 1
 
 
-def test_card_faces_show_each_card_with_its_suit_symbol_and_a_jokers_card():
-    from django.template import Context, Template
+# Bad questions at a table
 
-    faces = Template("{% load cards %}{% card_faces cards %}").render(
-        Context({"cards": rules.parse_ranks("10H QS JK=9D 7")})
+
+TABLE_CHECK_REFUSALS = {
+    "no cards": {"cards": ""},
+    "only spaces": {"cards": "   "},
+    "junk": {"cards": JUNK},
+    "unreadable cards": {"cards": "7X 8Y"},
+    "a target out of range": {"question": "layoff", "target": "2"},
+    "more cards than a hand holds": {"question": "down", "cards": "7H 8S 9D JK " * 15},
+    "150 jokers": {"cards": "*, " * 150},
+    "a hint for more cards than a hand holds": {"question": "hint", "cards": "7H 8S 9D " * 7},
+    "a target far out of range": {"question": "layoff", "target": "99"},
+    "a negative target": {"question": "layoff", "target": "-1"},
+    "words for a target": {"question": "layoff", "target": "abc"},
+    "an unknown question": {"question": "bogus"},
+    "no question": {"question": ""},
+}
+
+
+@pytest.mark.parametrize(
+    "overrides", TABLE_CHECK_REFUSALS.values(), ids=TABLE_CHECK_REFUSALS.keys()
+)
+def test_bad_questions_at_a_table_are_answered_with_a_message_and_not_kept(
+    client, member, down, overrides
+):
+    data = {"question": "meld", "cards": "7C", "target": "", **overrides}
+    post_refused(client, url("table_check", down), data)
+
+
+@pytest.mark.parametrize("photo", ["abc", "-1", "999999", "1.5", "²", "9" * 5000, str(2**64), "0"])
+def test_a_check_naming_an_unreadable_photo_is_kept_without_one(client, member, game, photo):
+    response = client.post(
+        url("table_check", game), {"question": "meld", "cards": "7H 8H 9H 10H", "photo": photo}
     )
-    assert '<span class="card-face suit-H" title="10H">10♥</span>' in faces
-    assert '<span class="card-face joker" title="JK=9D">JK=9♦</span>' in faces
-    assert '<span class="card-face suit-none" title="7">7</span>' in faces
+    assert response.status_code == 200
+    assert Check.objects.get().photos.count() == 0
+
+
+def test_a_check_cannot_take_another_tables_photo(client, member, down, stranger):
+    theirs = stranger.photos.get()
+    response = client.post(
+        url("table_check", down),
+        {"question": "meld", "cards": "7H 8H 9H 10H", "photo": theirs.pk},
+    )
+    assert response.status_code == 200
+    theirs.refresh_from_db()
+    assert theirs.check_asked is None
+
+
+@pytest.mark.parametrize("target", ["", None])
+def test_a_lay_off_question_with_no_meld_picked_asks_for_one_and_is_not_kept(
+    client, member, down, target
+):
+    data = {"question": "layoff", "cards": "9H"}
+    if target is not None:
+        data["target"] = target
+    post_refused(client, url("table_check", down), data, "pick the meld")
+
+
+def test_a_lay_off_question_before_any_meld_is_down_says_there_is_none(client, member, game):
+    post_refused(
+        client,
+        url("table_check", game),
+        {"question": "layoff", "cards": "9H"},
+        "no meld is on the table",
+    )
+
+
+# Bad questions to the standalone checker and the live preview
+
+
+CHECKER_REFUSALS = {
+    "no cards": ({"cards": ""}, ""),
+    "junk": ({"cards": JUNK}, ""),
+    "unreadable cards": ({"cards": "7X 8Y"}, ""),
+    "another club's profile": ({"profile": "stranger"}, ""),
+    "words for a profile": ({"profile": "abc"}, ""),
+    "a profile number": ({"profile": "999999"}, ""),
+    "contract 0": ({"contract": "0"}, ""),
+    "contract 99": ({"contract": "99"}, ""),
+    "contract -1": ({"contract": "-1"}, ""),
+    "words for a contract": ({"contract": "abc"}, ""),
+    "a contract beyond the profile's": ({"profile": "short", "contract": "5"}, "3 contracts"),
+    "junk table melds": ({"question": "layoff", "table": JUNK}, ""),
+    "more cards than a hand holds": (
+        {"question": "down", "contract": "4", "cards": " ".join(["7H", "8S", "9D", "JK"] * 15)},
+        "more than a hand can hold",
+    ),
+    "a hint for more cards than a hand holds": (
+        {"question": "hint", "contract": "4", "cards": "7H 8S 9D " * 7},
+        "at most 18",
+    ),
+    "an unknown question": ({"question": "bogus"}, ""),
+}
+
+
+def test_the_valid_standalone_question_used_below_is_answered(client, member):
+    response = client.post(
+        reverse("checker"),
+        {"question": "down", "cards": "7H 7S 7D 9C 9H 9S", "contract": "1", "table": ""},
+    )
+    assert "✔ Legal" in text_of(response)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "words"), CHECKER_REFUSALS.values(), ids=CHECKER_REFUSALS.keys()
+)
+def test_bad_questions_to_the_standalone_checker_are_answered_with_a_message(
+    client, member, stranger, short_rules, overrides, words, htmx_headers
+):
+    names = {"stranger": stranger.club.profiles.first().pk, "short": short_rules.pk}
+    data = {"question": "down", "cards": "7H 7S 7D 9C 9H 9S", "contract": "1", "table": ""}
+    data.update({key: names.get(value, value) for key, value in overrides.items()})
+    body = post_refused(client, reverse("checker"), data, words, headers=htmx_headers)
+    assert "✔ Legal" not in body
+
+
+@pytest.mark.parametrize(
+    "cards", ["ZZ", "7H | 8X", "<script>alert(1)</script>", "x" * 5000, "10♠ J♠ Q♠ K♠ 🂡", "JK=7X"]
+)
+def test_the_preview_names_what_cannot_be_read(client, member, cards):
+    response = client.get(reverse("cards_preview"), {"cards": cards})
+    assert_refused(response)
+    assert "<script>" not in response.content.decode()
+
+
+def test_the_preview_of_nothing_is_empty_and_posting_to_it_is_refused(client, member):
+    assert client.get(reverse("cards_preview"), {"cards": "   "}).status_code == 200
+    assert client.post(reverse("cards_preview"), {"cards": "7H"}).status_code == 405

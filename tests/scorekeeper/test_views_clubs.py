@@ -1,29 +1,22 @@
-import html
+"""Home, clubs, their players and seasons, and starting a table
+(scorekeeper/views/clubs.py)."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.urls import reverse
 
-import rules
 from scorekeeper.models import Club, Game, Player, RulesProfile
-from tests.factories import make_club, make_game, make_user
+from tests.factories import (
+    make_club,
+    make_game,
+    make_player,
+    make_user,
+    play_round,
+    post_refused,
+    seats,
+    text_of,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def test_sign_up_logs_in_and_lands_home(client):
-    response = client.post(
-        reverse("signup"),
-        {
-            "username": "ann",
-            "password1": "a-long-test-password",
-            "password2": "a-long-test-password",
-        },
-    )
-    assert response.status_code == 302
-    assert client.get(reverse("home")).status_code == 200
-    assert get_user_model().objects.filter(username="ann").exists()
 
 
 def test_home_sends_anonymous_visitors_to_log_in(client):
@@ -55,7 +48,7 @@ def test_adding_players_by_htmx_and_refusing_a_duplicate(client):
     response = client.post(url, {"name": "Ann"}, headers={"HX-Request": "true"})
     assert response.content.decode().lstrip().startswith('<div id="players">')
     response = client.post(url, {"name": "ANN"}, headers={"HX-Request": "true"})
-    assert "already has a player called ANN" in html.unescape(response.content.decode())
+    assert "already has a player called ANN" in text_of(response)
     assert list(Player.objects.values_list("name", flat=True)) == ["Ann"]
     assert client.get(url).status_code == 405
 
@@ -71,71 +64,180 @@ def test_another_clubs_pages_are_404(client):
     assert not Player.objects.exists()
 
 
-def profile_data(house_rules: rules.HouseRules, name: str, **changes) -> dict:
-    """What the profile form posts for these rules, with some fields changed."""
-    from scorekeeper.forms import ProfileForm
+@pytest.mark.parametrize("games", [1, 4])
+def test_club_page_query_count_does_not_grow(client, django_assert_num_queries, games):
+    club = make_club()
+    for _ in range(games):
+        play_round(make_game(club, players=5), points=[5, 5, 5, 5])
+    client.force_login(club.memberships.get().user)
+    with django_assert_num_queries(8):
+        assert client.get(club.get_absolute_url()).status_code == 200
 
-    form = ProfileForm(house_rules=house_rules, name=name)
-    data = {}
-    for bound in form:
-        value = bound.initial if bound.initial is not None else bound.field.initial
-        if isinstance(value, bool):
-            if value:
-                data[bound.html_name] = "on"
-        elif value is not None:
-            data[bound.html_name] = value
-    data.update(changes)
+
+def test_starting_a_table_through_the_form(client):
+    user = make_user()
+    club = make_club(user)
+    players = [make_player(club, name) for name in ["Ann", "Ben", "Cleo"]]
+    client.force_login(user)
+    url = reverse("game_new", args=[club.pk])
+    assert client.get(url).status_code == 200
+    data = {
+        "seat_0": players[2].pk,
+        "seat_1": players[0].pk,
+        "seat_2": players[1].pk,
+        "first_dealer": 1,
+        "season": club.seasons.get().pk,
+        "profile": club.profiles.get().pk,
+    }
+    response = client.post(url, data)
+    game = Game.objects.get()
+    assert response["Location"] == game.get_absolute_url()
+    assert [seat.player.name for seat in game.seats.all()] == ["Cleo", "Ann", "Ben"]
+    assert game.first_dealer == 1
+
+
+def test_starting_a_table_with_a_player_twice_is_refused(client):
+    user = make_user()
+    club = make_club(user)
+    ann, ben = make_player(club), make_player(club)
+    client.force_login(user)
+    response = client.post(
+        reverse("game_new", args=[club.pk]),
+        {
+            "seat_0": ann.pk,
+            "seat_1": ann.pk,
+            "seat_2": ben.pk,
+            "first_dealer": 0,
+            "season": club.seasons.get().pk,
+            "profile": club.profiles.get().pk,
+        },
+    )
+    assert response.status_code == 200
+    assert "only once" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+# Bad players, seasons and clubs
+
+
+@pytest.mark.parametrize(
+    "name", ["", "   ", "\t\n", "x" * 41], ids=["empty", "spaces", "tabs", "too long"]
+)
+def test_a_player_needs_a_name(client, member, game, name, htmx_headers):
+    post_refused(
+        client, reverse("player_add", args=[game.club.pk]), {"name": name}, headers=htmx_headers
+    )
+
+
+def test_a_player_name_already_taken_in_other_spacing_or_case_is_refused(client, member, game):
+    taken = seats(game)[0].player.name
+    post_refused(
+        client,
+        reverse("player_add", args=[game.club.pk]),
+        {"name": "  " + taken.upper().replace(" ", "   ")},
+        "already has a player",
+    )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"name": "", "starts_on": "2025-01-01"},
+        {"name": "   ", "starts_on": "2025-01-01"},
+        {"name": "Spring", "starts_on": "2025-13-45"},
+        {"name": "Spring", "starts_on": "soon"},
+        {"name": "Spring", "starts_on": ""},
+        {"name": "taken", "starts_on": "2025-01-01"},
+    ],
+    ids=["no name", "spaces", "no such day", "words", "no date", "taken"],
+)
+def test_a_season_needs_a_name_and_a_real_day(client, member, game, data):
+    if data["name"] == "taken":
+        data = {**data, "name": game.club.seasons.first().name}
+    post_refused(client, reverse("season_add", args=[game.club.pk]), data)
+
+
+@pytest.mark.parametrize("code", ["", "   ", "no-such-code", "x" * 21, "' OR 1=1 --"])
+def test_joining_needs_a_real_invite_code(client, member, stranger, code):
+    post_refused(client, reverse("club_join"), {"invite_code": code})
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 81])
+def test_a_club_needs_a_name(client, member, name):
+    post_refused(client, reverse("club_new"), {"name": name})
+
+
+# Starting a table
+
+
+@pytest.fixture
+def club(member, game):
+    club = game.club
+    for _ in range(3):
+        make_player(club)
+    return club
+
+
+def start_data(club, players=4, **overrides):
+    chosen = list(club.players.order_by("pk"))[:players]
+    data = {f"seat_{n}": player.pk for n, player in enumerate(chosen)}
+    data.update(
+        {
+            "first_dealer": "0",
+            "season": club.seasons.first().pk,
+            "profile": club.profiles.get(name=RulesProfile.SEED_NAME).pk,
+        }
+    )
+    data.update(overrides)
     return data
 
 
-def test_editing_a_profile_through_the_form(client):
-    user = make_user()
-    club = make_club(user)
-    game = make_game(club)
-    profile = club.profiles.get()
-    client.force_login(user)
-    url = reverse("profile_edit", args=[profile.pk])
-    assert client.get(url).status_code == 200
-    data = profile_data(profile.house_rules, profile.name, may_i_limit=3, points_A=15)
-    response = client.post(url, data)
-    assert response.status_code == 302, html.unescape(response.content.decode())
-    profile.refresh_from_db()
-    assert profile.house_rules.may_i_limit == 3
-    assert rules.penalty_points(rules.parse_cards("AH"), profile.house_rules) == 15
-    game.refresh_from_db()
-    assert game.house_rules.may_i_limit == 2
+def test_the_valid_start_used_below_is_accepted(client, club):
+    response = client.post(reverse("game_new", args=[club.pk]), start_data(club))
+    assert response.status_code == 302
 
 
-def test_a_contradictory_profile_is_refused_with_the_rules_reason(client):
-    user = make_user()
-    club = make_club(user)
-    client.force_login(user)
-    data = profile_data(rules.HouseRules(), "Odd", min_players=6, max_players=4)
-    response = client.post(reverse("profile_new", args=[club.pk]), data)
-    assert response.status_code == 200
-    assert 'class="refusal"' in response.content.decode()
-    assert not RulesProfile.objects.filter(name="Odd").exists()
+def start_case(name, overrides, words="", marks=()):
+    return pytest.param(overrides, words, id=name, marks=marks)
 
 
-def test_a_new_profile_with_other_contracts(client):
-    user = make_user()
-    club = make_club(user)
-    client.force_login(user)
-    data = profile_data(
-        rules.HouseRules(), "Short game", contracts="2 books\n1 book 1 run", cards_dealt="10, 11"
-    )
-    response = client.post(reverse("profile_new", args=[club.pk]), data)
-    assert response.status_code == 302, html.unescape(response.content.decode())
-    short = RulesProfile.objects.get(name="Short game").house_rules
-    assert [(c.books, c.runs) for c in short.contracts] == [(2, 0), (1, 1)]
-    assert tuple(short.cards_dealt) == (10, 11)
+START_REFUSALS = [
+    start_case("two players", {"players": 2}, "3 to 5"),
+    start_case("no players", {"players": 0}, "you picked 0"),
+    start_case("the same player twice", {"seat_1": "seat_0"}, "only once"),
+    start_case(
+        "a first dealer beyond the players", {"first_dealer": "4"}, "one of the seated players"
+    ),
+    start_case("a first dealer beyond the seats", {"first_dealer": "9"}),
+    start_case("a negative first dealer", {"first_dealer": "-1"}),
+    start_case("words for a first dealer", {"first_dealer": "x"}),
+    start_case("words for a player", {"seat_0": "abc"}),
+    start_case("a player number", {"seat_0": "999999"}),
+    start_case("another club's player", {"seat_0": "their player"}),
+    start_case("another club's season", {"season": "their season"}),
+    start_case("another club's profile", {"profile": "their profile"}),
+    start_case("no season", {"season": ""}),
+]
 
 
-def test_seed_demo_makes_a_lived_in_club_once():
-    call_command("seed_demo")
-    club = Club.objects.get(name="Thursday Night Shanghai")
-    assert club.players.count() == 5
-    assert Game.objects.finished().filter(club=club).count() == 3
-    assert Game.objects.in_progress().filter(club=club).count() == 1
-    call_command("seed_demo")
-    assert Club.objects.count() == 1
+@pytest.mark.parametrize(("overrides", "words"), START_REFUSALS)
+def test_a_table_that_cannot_start_is_refused(client, club, stranger, overrides, words):
+    overrides = dict(overrides)
+    data = start_data(club, players=overrides.pop("players", 4))
+    theirs = {
+        "seat_0": data.get("seat_0"),
+        "their player": stranger.club.players.first().pk,
+        "their season": stranger.club.seasons.first().pk,
+        "their profile": stranger.club.profiles.first().pk,
+    }
+    data.update({key: theirs.get(value, value) for key, value in overrides.items()})
+    post_refused(client, reverse("game_new", args=[club.pk]), data, words)
+
+
+def test_six_players_are_refused_rather_than_one_left_out(client, club):
+    make_player(club)
+    make_player(club)
+    players = list(club.players.order_by("pk"))[:6]
+    data = start_data(club, players=0)
+    data.update({f"seat_{n}": player.pk for n, player in enumerate(players)})
+    post_refused(client, reverse("game_new", args=[club.pk]), data)

@@ -10,13 +10,6 @@ from tests.factories import make_game
 
 
 @pytest.fixture
-def member(client):
-    game = make_game()
-    client.force_login(game.created_by)
-    return game
-
-
-@pytest.fixture
 def database_away():
     """Make the database unreachable for real (SQLite: a file that cannot be opened;
     PostgreSQL: a port nobody listens on), and give it back afterwards."""
@@ -40,21 +33,21 @@ def database_away():
 
 
 @pytest.mark.django_db
-def test_a_missing_table_has_our_own_404(client, member):
-    response = client.get(reverse("game", args=[member.pk + 1000]))
+def test_a_missing_table_has_our_own_404(client, game, member):
+    response = client.get(reverse("game", args=[game.pk + 1000]))
     assert response.status_code == 404
     assert "There is nothing here" in response.content.decode()
 
 
 @pytest.mark.django_db
-def test_a_form_without_its_csrf_token_says_what_to_do(member):
+def test_a_form_without_its_csrf_token_says_what_to_do(game):
     client = Client(enforce_csrf_checks=True)
-    client.force_login(member.created_by)
-    response = client.post(reverse("may_i", args=[member.pk]), {"version": 0})
+    client.force_login(game.created_by)
+    response = client.post(reverse("may_i", args=[game.pk]), {"version": 0})
     assert response.status_code == 403
     assert "reload the page and try again" in response.content.decode()
-    member.refresh_from_db()
-    assert member.version == 0
+    game.refresh_from_db()
+    assert game.version == 0
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,6 +1,6 @@
-"""Photos at the table: what is accepted, what is refused and why, and who may see them."""
+"""Photos at the table: what is accepted, what is refused and why, and who may see them
+(scorekeeper/views/photos.py)."""
 
-import html
 import io
 from pathlib import Path
 
@@ -11,36 +11,26 @@ from PIL import Image
 from pillow_heif import register_heif_opener
 
 from scorekeeper.models import Check, Photo
-from tests.factories import make_club, make_game, make_user
+from tests.factories import (
+    PHOTO,
+    bad_seat,
+    make_club,
+    make_user,
+    post_refused,
+    score_data,
+    text_of,
+    url,
+)
 
 register_heif_opener()
-pytestmark = pytest.mark.django_db
-
-PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_010.jpg"
 
 
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-
-
-@pytest.fixture
-def game():
-    return make_game(players=3)
-
-
-@pytest.fixture
-def member(client, game):
-    client.force_login(game.club.memberships.get().user)
+pytestmark = [pytest.mark.django_db, pytest.mark.players(3)]
 
 
 def upload(client, game, name, content, content_type="image/jpeg"):
     file = SimpleUploadedFile(name, content, content_type=content_type)
     return client.post(reverse("table_photo", args=[game.pk]), {"photo": file})
-
-
-def text_of(response):
-    return html.unescape(response.content.decode())
 
 
 def encoded(image: Image.Image, format: str, **options) -> bytes:
@@ -200,53 +190,16 @@ def test_a_photo_whose_file_is_gone_is_a_clear_404(client, member, game):
     assert client.get(reverse("photo", args=[photo.pk])).status_code == 404
 
 
-def test_a_photo_of_a_table_that_finished_meanwhile_leaves_no_file(game, tmp_path):
-    from scorekeeper import services
-    from scorekeeper.forms import photo_clean
-    from tests.factories import play_round
-
-    for _ in range(7):
-        play_round(game)
-    clean = photo_clean(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
-    with pytest.raises(services.ActionRefused, match="game is over"):
-        services.photo_record(game=game, photo=clean, user=None)
-    assert not Photo.objects.exists()
-    assert not [path for path in tmp_path.rglob("*") if path.is_file()]
-
-
-def test_a_deletion_rolled_back_keeps_the_photo_and_its_file(client, member, game):
-    from django.db import transaction
-
-    from scorekeeper import services
-
-    upload(client, game, "meld.jpg", PHOTO.read_bytes())
-    photo = Photo.objects.get()
-    path = Path(photo.image.path)
-    with pytest.raises(RuntimeError), transaction.atomic():
-        services.photo_delete(photo=photo)
-        raise RuntimeError("something else in the same transaction failed")
-    assert Photo.objects.exists()
-    assert path.exists()
-
-
-@pytest.mark.parametrize("photo", ["²", "9" * 5000, str(2**64), "0"])
-def test_a_check_naming_a_photo_by_no_real_number_is_kept_without_one(client, member, game, photo):
-    response = client.post(
-        reverse("table_check", args=[game.pk]),
-        {"question": "meld", "cards": "7H 8H 9H 10H", "photo": photo},
+@pytest.mark.players(4)
+@pytest.mark.parametrize(
+    "photo_seat", ["", "abc", "1.5", "999999", "-1", "other table", "²", "9" * 5000, str(2**64)]
+)
+def test_a_photo_for_a_seat_not_being_scored_asks_for_a_photo(
+    client, member, scoring, stranger, photo_seat
+):
+    post_refused(
+        client,
+        url("score_photo", scoring),
+        {**score_data(scoring), "photo_seat": bad_seat(photo_seat, stranger)},
+        "Take or choose a photo first",
     )
-    assert response.status_code == 200
-    assert Check.objects.get().photos.count() == 0
-
-
-@pytest.mark.parametrize("seat", ["²", "9" * 5000, str(2**64)])
-def test_a_hand_photo_for_a_seat_by_no_real_number_asks_for_a_photo(client, member, game, seat):
-    seats = list(game.seats.order_by("position"))
-    client.post(reverse("went_out", args=[game.pk]), {"version": 0, "seat": seats[0].pk})
-    game.refresh_from_db()
-    response = client.post(
-        reverse("score_photo", args=[game.pk]), {"version": game.version, "photo_seat": seat}
-    )
-    assert response.status_code == 200
-    assert "Take or choose a photo first" in text_of(response)
-    assert not Photo.objects.exists()

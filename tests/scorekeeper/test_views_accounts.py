@@ -1,4 +1,5 @@
-"""A member's own account: e-mail, password reset and change, and deleting the account."""
+"""Accounts (scorekeeper/views/accounts.py): signing up, e-mail, password reset and change,
+deleting an account, and throttled attempts."""
 
 import re
 
@@ -11,6 +12,22 @@ from scorekeeper import services
 from tests.factories import make_game, make_user, play_round
 
 pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_logs_in_and_lands_home(client):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "ann",
+            "password1": "a-long-test-password",
+            "password2": "a-long-test-password",
+        },
+    )
+    assert response.status_code == 302
+    assert client.get(reverse("home")).status_code == 200
+    assert get_user_model().objects.filter(username="ann").exists()
+
+
 PASSWORD = "a-long-test-password"
 
 

@@ -1,0 +1,94 @@
+"""Reads that span rows (scorekeeper/selectors.py): what a page shows, in a fixed number of
+queries."""
+
+import pytest
+
+from scorekeeper import selectors, services
+from scorekeeper.models import Club
+from tests.factories import make_club, make_game, make_user, play_round, seats
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_dealer_rotates_one_seat_left_each_round():
+    game = make_game(players=3, first_dealer=1)
+    dealers = []
+    for _ in range(4):
+        dealers.append(selectors.game_board(game).dealer.position)
+        play_round(game)
+    assert dealers == [1, 2, 0, 1]
+
+
+@pytest.mark.parametrize(
+    ("first_dealer", "number", "players", "dealer"),
+    [(0, 1, 4, 0), (2, 1, 4, 2), (3, 2, 4, 0), (1, 7, 3, 1), (4, 3, 5, 1)],
+)
+def test_the_dealer_of_each_contract(first_dealer, number, players, dealer):
+    game = make_game(players=players, first_dealer=first_dealer)
+    assert selectors.dealer_position(game, number, players) == dealer
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(3, 0), (5, 6)])
+def test_the_board_takes_five_queries_however_long_the_game(
+    django_assert_num_queries, players, rounds
+):
+    game = make_game(players=players)
+    for _ in range(rounds):
+        play_round(game, points=[10] * (players - 1))
+    with django_assert_num_queries(5):
+        board = selectors.game_board(game)
+    assert board.rounds_played == rounds
+    assert len(board.lines) == players
+
+
+def test_a_club_is_found_only_for_its_members():
+    club = make_club()
+    member = club.memberships.get().user
+    assert selectors.club_for_user(member, club.pk) == club
+    with pytest.raises(Club.DoesNotExist):
+        selectors.club_for_user(make_user(), club.pk)
+
+
+def test_a_clubs_tables_count_their_finished_rounds():
+    club = make_club()
+    fresh, played = make_game(club, players=3), make_game(club, players=3)
+    play_round(played)
+    play_round(played)
+    finished = {game.pk: game.rounds_finished for game in selectors.games_for_club(club)}
+    assert finished == {fresh.pk: 0, played.pk: 2}
+
+
+def test_history_is_newest_first_and_marks_what_was_taken_back():
+    game = make_game(players=3)
+    ann = seats(game)[0]
+    services.may_i_spend(game=game, version=game.version, seat=ann, user=None)
+    services.action_undo(game=game, version=game.version, user=None)
+    history = list(selectors.game_history(game))
+    assert [event.kind for event in history] == ["undo", "may_i"]
+    assert [bool(event.undone) for event in history] == [False, True]
+
+
+def test_a_save_taken_back_brings_back_what_was_entered():
+    game = make_game(players=3)
+    first = game.rounds.get(number=1)
+    assert selectors.scores_taken_back(first) == {}
+    play_round(game, points=[15, 25])
+    services.action_undo(game=game, version=game.version, user=None)
+    ann, ben, cat = seats(game)
+    taken_back = selectors.scores_taken_back(first)
+    points = {seat: points for seat, (_, points) in taken_back.items()}
+    assert points == {ann.pk: 0, ben.pk: 15, cat.pk: 25}
+
+
+def test_shanghai_claims_taken_back_no_longer_count():
+    game = make_game(players=3)
+    ann, ben, cat = seats(game)
+    services.hand_mark_down(game=game, version=game.version, seat=cat, user=None)
+    for claimant in (ann, ann, ben):
+        services.shanghai_record(
+            game=game, version=game.version, seat=claimant, discarder=cat, user=None
+        )
+    round_ = game.rounds.get(number=1)
+    assert selectors.shanghai_claims_by_seat(round_) == {ann.pk: 2, ben.pk: 1}
+    services.action_undo(game=game, version=game.version, user=None)
+    assert selectors.shanghai_claims_by_seat(round_) == {ann.pk: 2}

@@ -1,0 +1,68 @@
+"""Another club's objects (scorekeeper/views/access.py): a 404 on every page and every
+write, never a 403 that would confirm they exist, and nothing changed."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import database_state, play_round, score_data, seats
+
+pytestmark = pytest.mark.django_db
+
+
+def their_url(name, stranger):
+    photo = stranger.photos.get()
+    by_name = {
+        "round_edit": [stranger.pk, 1],
+        "photo": [photo.pk],
+        "photo_delete": [photo.pk],
+        "rules_summary": [stranger.club.profiles.first().pk],
+        "profile_edit": [stranger.club.profiles.first().pk],
+        "club": [stranger.club.pk],
+        "player_add": [stranger.club.pk],
+        "season_add": [stranger.club.pk],
+        "profile_new": [stranger.club.pk],
+        "game_new": [stranger.club.pk],
+    }
+    return reverse(name, args=by_name.get(name, [stranger.pk]))
+
+
+# Every page and write of an object a club owns, by the method that reaches it.
+PAGES = (
+    "game history table_check round_edit photo rules_summary profile_edit club profile_new game_new"
+)
+WRITES = (
+    "may_i went_down went_out shanghai score undo score_photo round_edit table_check melds_record"
+    " lay_off table_photo photo_delete player_add season_add profile_edit profile_new game_new"
+)
+OWNED = {"get": PAGES.split(), "post": WRITES.split()}
+BY_METHOD = [(method, name) for method, names in OWNED.items() for name in names]
+
+
+@pytest.mark.parametrize(("method", "name"), BY_METHOD)
+def test_another_clubs_objects_are_a_404_and_stay_untouched(client, member, stranger, method, name):
+    play_round(stranger, went_out=1, points=[10, 20, 30])
+    stranger.refresh_from_db()
+    theirs = seats(stranger)
+    data = {
+        "version": stranger.version,
+        "seat": theirs[0].pk,
+        "melds": "5C",
+        "cards": "5C",
+        "question": "meld",
+        "name": "Mine now",
+        "starts_on": "2025-01-01",
+        **score_data(stranger),
+    }
+    before = database_state()
+    response = getattr(client, method)(their_url(name, stranger), data)
+    assert response.status_code == 404
+    assert database_state() == before
+
+
+@pytest.mark.parametrize(("method", "name"), BY_METHOD)
+def test_anonymous_visitors_are_sent_to_log_in_and_change_nothing(client, stranger, method, name):
+    before = database_state()
+    response = getattr(client, method)(their_url(name, stranger), {"version": stranger.version})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert database_state() == before
