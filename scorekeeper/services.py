@@ -26,6 +26,7 @@ from .models import (
     RulesProfile,
     Season,
     Seat,
+    TableLink,
     TableMeld,
 )
 from .recognition import UnreadableImage, read_cards
@@ -736,3 +737,20 @@ def photo_delete(*, photo: Photo) -> None:
     storage, name = photo.image.storage, photo.image.name
     photo.delete()
     transaction.on_commit(lambda: storage.delete(name))
+
+
+# TV links
+
+
+@transaction.atomic
+def tv_link_create(*, game: Game, user) -> TableLink:
+    """The table's TV link: the one it has, or a new one. Any member of the club may make it."""
+    link, _ = TableLink.objects.get_or_create(game=game, defaults={"created_by": user})
+    return link
+
+
+@transaction.atomic
+def tv_link_revoke(*, game: Game) -> None:
+    """Turn the table's TV link off: its address is a 404 from now on. A new link gets a new
+    address, so a screen that had the old one cannot follow the table again."""
+    TableLink.objects.filter(game=game).delete()
