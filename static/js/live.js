@@ -99,14 +99,15 @@
   });
 
   document.addEventListener("htmx:beforeSwap", (event) => {
-    if (!isPoll(event.detail.elt)) return;
+    const poll = event.detail.requestConfig.elt; // detail.elt is the swap's target here
+    if (!isPoll(poll)) return;
     const status = event.detail.xhr.status;
     if (status === 404 || status === 403) {
       // The table or its TV link is gone: the page says so itself.
       window.location.reload();
       return;
     }
-    const shown = event.detail.elt.querySelector("[data-etag]");
+    const shown = poll.querySelector("[data-etag]");
     if (shown && event.detail.xhr.getResponseHeader("ETag") === shown.dataset.etag) {
       event.detail.shouldSwap = false;
     }
