@@ -5,6 +5,9 @@
 
   // Polls are the elements marked data-poll (hx-get every second); taps are every other request.
   const isPoll = (elt) => elt.hasAttribute("data-poll");
+  // Who sent a request: a tap's button is often swapped away before its answer's events, which
+  // htmx then fires on the closest element left (the poll's), so detail.elt cannot tell.
+  const sender = (event) => (event.detail.requestConfig || event.detail).elt;
   let tapInFlight = false;
   let waiting = null; // the tap made while offline: { elt, send }
   let dropped = false; // a tap was on its way when the connection dropped: its fate is unknown
@@ -83,14 +86,15 @@
 
   // A poll asks "has it changed since this version?"; the server answers 304 when not.
   document.addEventListener("htmx:configRequest", (event) => {
-    if (!isPoll(event.detail.elt)) return;
-    const shown = event.detail.elt.querySelector("[data-etag]");
+    const poll = sender(event);
+    if (!isPoll(poll)) return;
+    const shown = poll.querySelector("[data-etag]");
     if (shown) event.detail.headers["If-None-Match"] = shown.dataset.etag;
   });
 
   let sendingTimer = null;
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (isPoll(event.detail.elt)) return;
+    if (isPoll(sender(event))) return;
     // A poll answered now could show the table as it was before this tap.
     tapInFlight = true;
     document.querySelectorAll("[data-poll]").forEach((poll) => htmx.trigger(poll, "htmx:abort"));
@@ -99,7 +103,7 @@
   });
 
   document.addEventListener("htmx:beforeSwap", (event) => {
-    const poll = event.detail.requestConfig.elt; // detail.elt is the swap's target here
+    const poll = sender(event);
     if (!isPoll(poll)) return;
     const status = event.detail.xhr.status;
     if (status === 404 || status === 403) {
@@ -114,8 +118,7 @@
   });
 
   document.addEventListener("htmx:afterRequest", (event) => {
-    const poll = isPoll(event.detail.elt);
-    if (!poll) {
+    if (!isPoll(sender(event))) {
       tapInFlight = false;
       clearTimeout(sendingTimer);
     }
@@ -130,7 +133,7 @@
   });
 
   document.addEventListener("htmx:sendError", (event) => {
-    if (isPoll(event.detail.elt)) {
+    if (isPoll(sender(event))) {
       if (!dropped) say(navigator.onLine ? "Cannot reach the server: trying again…" : OFFLINE);
       return;
     }

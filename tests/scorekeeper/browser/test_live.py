@@ -77,6 +77,11 @@ def test_a_tap_on_one_tablet_shows_on_another_and_on_the_tv_within_two_seconds(
     expect(other.get_by_role("heading", level=1)).to_contain_text("Contract 2", timeout=TWO_SECONDS)
     expect(tv.locator(".tv-total")).to_have_text(["5", "0", "10", "15"], timeout=TWO_SECONDS)
 
+    # The tablet that tapped follows the other one just the same, its taps all answered.
+    row(other, first).get_by_role("button", name="May I?").click()
+    expect(coins_left(tablet, first)).to_have_count(1, timeout=TWO_SECONDS)
+    expect(tablet.get_by_role("status")).to_be_hidden()
+
 
 def test_the_screen_is_kept_awake_on_a_table_and_on_the_tv(open_tablet, log_in, member, game):
     tablet = open_table(open_tablet, log_in, member, game)
