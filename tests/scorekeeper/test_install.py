@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from PIL import Image
@@ -49,15 +48,8 @@ def test_maskable_icons_at_192_and_512_fill_their_square():
 
 
 @pytest.mark.django_db
-def test_whitenoise_serves_the_manifest_as_a_manifest(settings, tmp_path):
-    settings.STATIC_ROOT = tmp_path
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-    }
-    call_command("collectstatic", interactive=False, verbosity=0)
-    hashed = next(tmp_path.glob("manifest.*.webmanifest"))
-    # A new client loads a new WhiteNoise middleware, which reads the new STATIC_ROOT.
+def test_whitenoise_serves_the_manifest_as_a_manifest(collected_static):
+    hashed = next(collected_static.glob("manifest.*.webmanifest"))
     response = Client().get(f"/static/{hashed.name}")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/manifest+json"

@@ -16,13 +16,6 @@ def game():
     return make_game(players=3)
 
 
-@pytest.fixture
-def member(client, game):
-    user = game.club.memberships.get().user
-    client.force_login(user)
-    return user
-
-
 def text_of(response) -> str:
     return html.unescape(response.content.decode())
 

@@ -17,18 +17,6 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def game():
-    return make_game(players=4)
-
-
-@pytest.fixture
-def member(client, game):
-    user = game.club.memberships.get().user
-    client.force_login(user)
-    return user
-
-
 def poll_url(client, game):
     """The address the round screen polls, as the page gives it."""
     page = client.get(game.get_absolute_url()).content.decode()

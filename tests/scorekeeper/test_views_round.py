@@ -11,18 +11,6 @@ pytestmark = pytest.mark.django_db
 SEAT_ACTIONS = ["may_i", "went_down", "went_out"]
 
 
-@pytest.fixture
-def game():
-    return make_game(players=4)
-
-
-@pytest.fixture
-def member(client, game):
-    user = game.club.memberships.get().user
-    client.force_login(user)
-    return user
-
-
 def post(client, name, game, htmx=False, **data):
     headers = {"HX-Request": "true"} if htmx else {}
     data.setdefault("version", game.version)
