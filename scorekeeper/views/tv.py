@@ -2,7 +2,7 @@
 unguessable address any member can make and turn off."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
@@ -19,7 +19,8 @@ def tv(request: HttpRequest, token: str) -> HttpResponse:
     table is unchanged."""
     found = selectors.tv_link_version(token)
     if found is None:
-        raise Http404("No such TV link: it may have been turned off")
+        # Said in words on the TV itself: a screen across the room shows no error console.
+        return render(request, "tv.html", {}, status=404)
     pk, version = found
     etag = polling.table_etag(screen="tv", pk=pk, version=version)
     response = get_conditional_response(request, etag=etag)

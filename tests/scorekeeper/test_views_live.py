@@ -192,7 +192,10 @@ def test_the_tv_page_query_count_does_not_grow(client, django_assert_num_queries
 def test_a_revoked_link_is_a_404_and_a_new_one_has_a_new_address(client, game):
     old = tv_url(game)
     tv_link_revoke(game=game)
-    assert client.get(old).status_code == 404
+    gone = client.get(old)
+    assert gone.status_code == 404
+    assert "This TV link was turned off, or never made." in gone.content.decode()
+    assert "tv-board" not in gone.content.decode()
     new = tv_url(game)
     assert new != old
     assert client.get(new).status_code == 200
