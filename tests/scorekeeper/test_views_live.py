@@ -7,9 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
+import rules
 from scorekeeper.models import TableLink
 from scorekeeper.selectors import game_board
-from scorekeeper.services import may_i_spend, tv_link_create, tv_link_revoke
+from scorekeeper.services import may_i_spend, melds_record, tv_link_create, tv_link_revoke
 from tests.factories import make_club, make_game, make_user, play_round
 
 pytestmark = pytest.mark.django_db
@@ -61,6 +62,32 @@ def test_a_changed_table_answers_its_fragment_with_the_new_etag(client, member, 
     assert response.content.lstrip().startswith(b'<div id="table"')
     assert b"called May I?" in response.content
     assert response["ETag"] == etag_shown(response.content) == f'W/"table-{game.pk}-{game.version}"'
+
+
+def lay_melds(game, seat):
+    melds = rules.parse_melds("8H 8S 8D | 9H 9S 9D")
+    melds_record(game=game, version=game.version, seat=seat, melds=melds, user=None)
+
+
+WRITES = {
+    "a May I? token": lambda game, seat: may_i_spend(
+        game=game, version=game.version, seat=seat, user=None
+    ),
+    "melds laid down": lay_melds,
+    "a round scored": lambda game, seat: play_round(game),
+}
+
+
+@pytest.mark.parametrize("write", WRITES.values(), ids=WRITES.keys())
+def test_every_write_to_the_table_moves_the_poll_on(client, member, game, write):
+    url = poll_url(client, game)
+    shown = f'W/"table-{game.pk}-{game.version}"'
+    assert client.get(url, headers={**HTMX, "If-None-Match": shown}).status_code == 304
+    game.refresh_from_db()
+    write(game, game.seats.order_by("position").first())
+    response = client.get(url, headers={**HTMX, "If-None-Match": shown})
+    assert response.status_code == 200
+    assert response["ETag"] != shown
 
 
 def test_the_poll_without_htmx_is_the_whole_page(client, member, game):

@@ -80,7 +80,7 @@ def test_a_tap_on_one_tablet_shows_on_another_and_on_the_tv_within_two_seconds(
     # The tablet that tapped follows the other one just the same, its taps all answered.
     row(other, first).get_by_role("button", name="May I?").click()
     expect(coins_left(tablet, first)).to_have_count(1, timeout=TWO_SECONDS)
-    expect(tablet.get_by_role("status")).to_be_hidden()
+    expect(tablet.locator("#connection")).to_be_hidden()
 
 
 def test_the_screen_is_kept_awake_on_a_table_and_on_the_tv(open_tablet, log_in, member, game):
@@ -121,8 +121,9 @@ def test_a_tap_made_offline_waits_and_is_sent_once_when_the_connection_is_back(
     other = open_table(open_tablet, log_in, member, game)
 
     tablet.context.set_offline(True)
-    banner = tablet.get_by_role("status")
+    banner = tablet.locator("#connection")
     expect(banner).to_have_text("No connection. Taps wait here and are sent once it is back.")
+    expect(banner).to_have_attribute("role", "status")  # read out at once
     row(tablet, first).get_by_role("button", name="May I?").click()
     expect(banner).to_contain_text("Your tap waits")
     # The other buttons wait too, and say why.
@@ -148,7 +149,7 @@ def test_a_tap_made_offline_on_a_table_changed_meanwhile_is_refused_and_said_so(
     first, second = names(game)[:2]
     tablet = open_table(open_tablet, log_in, member, game, expected=NETWORK_CUT)
     tablet.context.set_offline(True)
-    expect(tablet.get_by_role("status")).to_be_visible()
+    expect(tablet.locator("#connection")).to_be_visible()
     row(tablet, first).get_by_role("button", name="May I?").click()
     # Meanwhile somebody else's tap changes the table.
     table = Game.objects.get()
@@ -173,10 +174,10 @@ def test_a_tap_whose_answer_the_cut_network_lost_is_not_sent_again(
 
     tablet.route("**/may-i/", arrives_but_the_answer_is_lost)
     row(tablet, first).get_by_role("button", name="May I?").click()
-    expect(tablet.get_by_role("status")).to_contain_text("tap again if your tap is not there")
+    expect(tablet.locator("#connection")).to_contain_text("tap again if your tap is not there")
     tablet.unroute("**/may-i/")
     # The next poll shows the tap as saved, once; the banner says the connection is back.
     expect(coins_left(tablet, first)).to_have_count(1, timeout=TWO_SECONDS)
-    expect(tablet.get_by_role("status")).to_contain_text("Connected again")
+    expect(tablet.locator("#connection")).to_contain_text("Connected again")
     tablet.wait_for_timeout(1_500)
     assert Event.objects.filter(kind=Event.Kind.MAY_I).count() == 1
