@@ -299,3 +299,10 @@ def test_link_actions_send_anonymous_visitors_to_log_in(client, game, name):
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
     assert not TableLink.objects.exists()
+
+
+@pytest.mark.parametrize("pk", [0, 2**63, 10**30])
+def test_a_table_number_past_what_the_database_holds_is_a_404(client, member, pk):
+    url = f"/tables/{pk}/live/"
+    assert client.get(url, headers={**HTMX, "If-None-Match": 'W/"table-1-0"'}).status_code == 404
+    assert client.post(f"/tables/{pk}/tv-link/", headers=HTMX).status_code == 404
