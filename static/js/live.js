@@ -8,13 +8,16 @@
   // Who sent a request: a tap's button is often swapped away before its answer's events, which
   // htmx then fires on the closest element left (the poll's), so detail.elt cannot tell.
   const sender = (event) => (event.detail.requestConfig || event.detail).elt;
+  // A tap changes the table (a POST); a GET that is no poll (the checker's preview) is neither.
+  const isTap = (event) => event.detail.requestConfig.verb !== "get";
   let tapInFlight = false;
   let waiting = null; // the tap made while offline: { elt, send }
   let dropped = false; // a tap was on its way when the connection dropped: its fate is unknown
 
   // The connection banner, created once; role=status so screen readers hear it at once.
   let banner = null;
-  function say(text, kind) {
+  let keepUntil = 0; // a message that must stay a while is not hidden by the next poll's answer
+  function say(text, kind, keepFor = 0) {
     if (!banner) {
       banner = document.createElement("p");
       banner.className = "connection";
@@ -25,9 +28,11 @@
     banner.textContent = text;
     banner.classList.toggle("sending", kind === "sending");
     banner.hidden = false;
+    keepUntil = Date.now() + keepFor;
+    if (keepFor) setTimeout(quiet, keepFor);
   }
   function quiet() {
-    if (banner) banner.hidden = true;
+    if (banner && Date.now() >= keepUntil) banner.hidden = true;
   }
 
   // While a tap waits for the connection, no other tap can be made: each says why.
@@ -46,12 +51,14 @@
   }
 
   const OFFLINE = "No connection. Taps wait here and are sent once it is back.";
+  const OFFLINE_TV = "No connection. The scores update again once it is back.";
+  const offline = () => (document.querySelector("main form button") ? OFFLINE : OFFLINE_TV);
   const WAITING = "No connection. Your tap waits and is sent once the connection is back.";
   const DROPPED =
     "The connection dropped while your tap was on its way. The table updates when it is back: " +
     "check it, and tap again if your tap is not there.";
 
-  window.addEventListener("offline", () => say(waiting ? WAITING : OFFLINE));
+  window.addEventListener("offline", () => say(waiting ? WAITING : offline()));
   window.addEventListener("online", () => {
     quiet();
     if (!waiting) return;
@@ -61,7 +68,7 @@
     holdButtons(false);
     elt.classList.remove("waiting");
     if (document.body.contains(elt)) send(true);
-    else say("The table changed while you were offline, so your tap was not sent: tap again.");
+    else say("The table changed while you were offline: your tap was not sent. Tap again.", "", 8e3);
   });
 
   document.addEventListener("htmx:confirm", (event) => {
@@ -94,7 +101,7 @@
 
   let sendingTimer = null;
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (isPoll(sender(event))) return;
+    if (!isTap(event)) return;
     // A poll answered now could show the table as it was before this tap.
     tapInFlight = true;
     document.querySelectorAll("[data-poll]").forEach((poll) => htmx.trigger(poll, "htmx:abort"));
@@ -118,23 +125,22 @@
   });
 
   document.addEventListener("htmx:afterRequest", (event) => {
-    if (!isPoll(sender(event))) {
+    if (isTap(event)) {
       tapInFlight = false;
       clearTimeout(sendingTimer);
     }
     if (!event.detail.xhr || event.detail.xhr.status === 0) return; // a send error or an abort
     if (dropped) {
       dropped = false;
-      say("Connected again. Check the table, and tap again if your tap is not there.");
-      setTimeout(quiet, 6000);
+      say("Connected again. Check the table, and tap again if your tap is not there.", "", 6e3);
     } else if (navigator.onLine && !waiting) {
       quiet();
     }
   });
 
   document.addEventListener("htmx:sendError", (event) => {
-    if (isPoll(sender(event))) {
-      if (!dropped) say(navigator.onLine ? "Cannot reach the server: trying again…" : OFFLINE);
+    if (!isTap(event)) {
+      if (!dropped) say(navigator.onLine ? "Cannot reach the server: trying again…" : offline());
       return;
     }
     // Never sent again by itself: it may have arrived, and then it would count twice.
@@ -162,7 +168,7 @@
   document.addEventListener("visibilitychange", keepAwake);
   document.addEventListener("DOMContentLoaded", () => {
     keepAwake();
-    if (!navigator.onLine) say(OFFLINE);
+    if (!navigator.onLine) say(offline());
   });
 
   // The TV link's Copy button: only with JavaScript (without, the address can be selected).
