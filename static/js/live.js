@@ -67,8 +67,11 @@
     // Buttons come back first: a disabled button's value (whose discard) would not be sent.
     holdButtons(false);
     elt.classList.remove("waiting");
-    if (document.body.contains(elt)) send(true);
-    else say("The table changed while you were offline: your tap was not sent. Tap again.", "", 8e3);
+    if (!document.body.contains(elt)) {
+      say("The table changed while you were offline: your tap was not sent. Tap again.", "", 8e3);
+      return;
+    }
+    send(true);
   });
 
   document.addEventListener("htmx:confirm", (event) => {
