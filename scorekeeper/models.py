@@ -165,24 +165,6 @@ class Game(models.Model):
         return HouseRules.from_dict(self.rules)
 
 
-class TableLink(models.Model):
-    """The unguessable address that shows a table on a TV without an account. One per table;
-    revoking deletes it, so the old address is a 404 at once."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="tv_link")
-    token = models.CharField(max_length=TV_TOKEN_LENGTH, unique=True, default=new_tv_token)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self):
-        return f"TV link of {self.game}"
-
-    def get_absolute_url(self):
-        return reverse("tv", args=[self.token])
-
-
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
@@ -247,7 +229,33 @@ class Hand(models.Model):
         return f"{self.seat.player} in contract {self.round.number}"
 
 
-class Event(models.Model):
+class Recorded(models.Model):
+    """Something done at a table: who did it, and when."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class TableLink(Recorded):
+    """The unguessable address that shows a table on a TV without an account. One per table;
+    revoking deletes it, so the old address is a 404 at once."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="tv_link")
+    token = models.CharField(max_length=TV_TOKEN_LENGTH, unique=True, default=new_tv_token)
+
+    def __str__(self):
+        return f"TV link of {self.game}"
+
+    def get_absolute_url(self):
+        return reverse("tv", args=[self.token])
+
+
+class Event(Recorded):
     """The table's history: every action and every score change, with what it was and became."""
 
     class Kind(models.TextChoices):
@@ -279,10 +287,6 @@ class Event(models.Model):
     undoes = models.OneToOneField(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="undone_by"
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]
@@ -290,6 +294,11 @@ class Event(models.Model):
 
     def __str__(self):
         return self.description
+
+    @staticmethod
+    def hands_in(payload: dict) -> dict[int, tuple[str, int]]:
+        """Cards and points by seat id, from a payload of a round's hands."""
+        return {int(key): tuple(value) for key, value in payload.items() if key.isdecimal()}
 
 
 class TableMeld(models.Model):
@@ -317,7 +326,7 @@ class TableMeld(models.Model):
         return parse_cards(self.cards)
 
 
-class Check(models.Model):
+class Check(Recorded):
     """A question asked of the meld checker at a table, and its answer: kept for disputes."""
 
     class Question(models.TextChoices):
@@ -336,10 +345,6 @@ class Check(models.Model):
     )
     ok = models.BooleanField()
     answer = models.TextField()
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]
@@ -348,7 +353,7 @@ class Check(models.Model):
         return f"{self.get_question_display()} {self.cards}: {'yes' if self.ok else 'no'}"
 
 
-class Photo(models.Model):
+class Photo(Recorded):
     """A photo of cards taken at a table, as stored: upright, re-encoded, without EXIF data."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="photos")
@@ -361,10 +366,6 @@ class Photo(models.Model):
     height = models.PositiveIntegerField()
     # What the recognizer read: [{"card": "10H", "confidence": 0.97, "box": [x0, y0, x1, y1]}].
     detections = models.JSONField(default=list)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]

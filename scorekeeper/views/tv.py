@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scorekeeper import polling, selectors, services
 from scorekeeper.models import Game
 
-from .games import game_or_404
+from .access import game_or_404
 
 
 @require_GET
