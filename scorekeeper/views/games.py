@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper import polling, selectors, services
 from scorekeeper.forms import (
@@ -83,8 +82,7 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
         version = selectors.table_version_for_member(pk=pk, user_id=user_id)
     if version is None:
         if not request.user.is_authenticated:
-            to_login = redirect_to_login(reverse("game", args=[pk]))
-            return HttpResponseClientRedirect(to_login.url) if request.htmx else to_login
+            return redirect_to_login(reverse("game", args=[pk]))
         game = game_or_404(request, pk)
         version = game.version
     etag = polling.table_etag(screen="table", pk=pk, version=version)
