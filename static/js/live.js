@@ -11,6 +11,7 @@
   // A tap changes the table (a POST); a GET that is no poll (the checker's preview) is neither.
   const isTap = (event) => event.detail.requestConfig.verb !== "get";
   let tapInFlight = false;
+  let taps = 0; // taps sent so far: a poll sent before the latest one may answer with older news
   let waiting = null; // the tap made while offline: { elt, send }
   let dropped = false; // a tap was on its way when the connection dropped: its fate is unknown
 
@@ -104,10 +105,12 @@
 
   let sendingTimer = null;
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (!isTap(event)) return;
-    // A poll answered now could show the table as it was before this tap.
+    if (!isTap(event)) {
+      event.detail.requestConfig.tapsBefore = taps;
+      return;
+    }
     tapInFlight = true;
-    document.querySelectorAll("[data-poll]").forEach((poll) => htmx.trigger(poll, "htmx:abort"));
+    taps += 1;
     // Buttons wait while a tap is on its way (hx-disabled-elt); a slow one says so.
     sendingTimer = setTimeout(() => say("Sending your tap…", "sending"), 400);
   });
@@ -121,8 +124,11 @@
       window.location.reload();
       return;
     }
+    // Not swapped: the table as it was before a tap sent meanwhile (the tap's own answer is
+    // newer), nor the very table already shown.
     const shown = poll.querySelector("[data-etag]");
-    if (shown && event.detail.xhr.getResponseHeader("ETag") === shown.dataset.etag) {
+    const unchanged = shown && event.detail.xhr.getResponseHeader("ETag") === shown.dataset.etag;
+    if (tapInFlight || event.detail.requestConfig.tapsBefore !== taps || unchanged) {
       event.detail.shouldSwap = false;
     }
   });
