@@ -4,7 +4,16 @@ One module a subject: clubs (accounts, clubs, players, seasons, starting a table
 round screen's taps and score entry), profiles, checks (the meld checker) and photos."""
 
 from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
-from .clubs import ClubForm, GameStartForm, JoinForm, PlayerForm, SeasonForm, SignupForm
+from .clubs import (
+    AccountDeleteForm,
+    ClubForm,
+    EmailForm,
+    GameStartForm,
+    JoinForm,
+    PlayerForm,
+    SeasonForm,
+    SignupForm,
+)
 from .photos import PhotoForm, photo_clean
 from .profiles import ProfileForm
 from .tables import (
@@ -17,6 +26,8 @@ from .tables import (
 )
 
 __all__ = [
+    "AccountDeleteForm",
+    "EmailForm",
     "CheckForm",
     "ClubForm",
     "GameStartForm",
