@@ -13,6 +13,7 @@ from .models import (
     RulesProfile,
     Season,
     Seat,
+    TableLink,
     TableMeld,
 )
 
@@ -158,3 +159,13 @@ class PhotoAdmin(ReadOnlyAdmin):
     list_filter = ["game__club"]
     search_fields = ["game__club__name"]
     list_select_related = ["game", "round"]
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(ReadOnlyAdmin):
+    """TV links: deleting one here turns it off, like its button on the round screen."""
+
+    list_display = ["game", "created_by", "created_at"]
+    search_fields = ["game__club__name"]
+    list_select_related = ["game", "created_by"]
+    exclude = ["token"]  # an address anyone could watch with: not shown, even to staff

@@ -30,7 +30,10 @@ def page_headers(get_response):
     def middleware(request):
         response = get_response(request)
         patch_vary_headers(response, ["HX-Request"])
-        if request.user.is_authenticated:
+        # A response its view already made private needs no user lookup: the polls of the
+        # round screen and the TV answer an unchanged table after one query.
+        private = "private" in response.get("Cache-Control", "")
+        if not private and request.user.is_authenticated:
             patch_cache_control(response, private=True)
         login = resolve_url(settings.LOGIN_URL)
         if request.htmx and response.status_code == 302 and response["Location"].startswith(login):

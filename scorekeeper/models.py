@@ -14,6 +14,14 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(8)
 
 
+# 32 random bytes: 43 URL-safe characters, not guessable by trying addresses.
+TV_TOKEN_LENGTH = 43
+
+
+def new_tv_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
 class ClubQuerySet(models.QuerySet):
     def for_user(self, user):
         if not user.is_authenticated:
@@ -231,6 +239,20 @@ class Recorded(models.Model):
 
     class Meta:
         abstract = True
+
+
+class TableLink(Recorded):
+    """The unguessable address that shows a table on a TV without an account. One per table;
+    revoking deletes it, so the old address is a 404 at once."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="tv_link")
+    token = models.CharField(max_length=TV_TOKEN_LENGTH, unique=True, default=new_tv_token)
+
+    def __str__(self):
+        return f"TV link of {self.game}"
+
+    def get_absolute_url(self):
+        return reverse("tv", args=[self.token])
 
 
 class Event(Recorded):

@@ -7,7 +7,7 @@ from django.db.models import Count, Prefetch, Q
 import rules
 from rules.standings import places
 
-from .models import Club, Event, Game, Hand, Round, Seat
+from .models import TV_TOKEN_LENGTH, Club, Event, Game, Hand, Round, Seat, TableLink
 
 
 def games_for_club(club: Club):
@@ -211,3 +211,27 @@ def shanghai_claims_by_seat(round_: Round) -> dict[int, int]:
 
 def table_melds(round_: Round):
     return list(round_.melds.select_related("owner__player"))
+
+
+# What a screen that follows a table polls for: one query each, so an unchanged table costs
+# the server almost nothing however many screens watch it.
+
+
+def table_version_for_member(*, pk: int, user_id: int) -> int | None:
+    """The table's version if the user belongs to its club, else None."""
+    return (
+        Game.objects.filter(pk=pk, club__memberships__user_id=user_id)
+        .values_list("version", flat=True)
+        .first()
+    )
+
+
+def tv_link_version(token: str) -> tuple[int, int] | None:
+    """(table id, version) of the table a live TV link shows, or None for any other token."""
+    if len(token) != TV_TOKEN_LENGTH:
+        return None
+    return TableLink.objects.filter(token=token).values_list("game_id", "game__version").first()
+
+
+def tv_link_for(game: Game) -> TableLink | None:
+    return TableLink.objects.filter(game=game).first()

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from .views import accounts, checker, clubs, games, health, melds, photos, profiles
+from .views import accounts, checker, clubs, games, health, melds, photos, profiles, tv
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -21,6 +21,10 @@ urlpatterns = [
     path("clubs/<int:pk>/tables/new/", clubs.game_new, name="game_new"),
     path("profiles/<int:pk>/", profiles.profile_edit, name="profile_edit"),
     path("tables/<int:pk>/", games.game_detail, name="game"),
+    path("tables/<int:pk>/live/", games.game_live, name="game_live"),
+    path("tables/<int:pk>/tv-link/", tv.tv_link_create, name="tv_link_create"),
+    path("tables/<int:pk>/tv-link/revoke/", tv.tv_link_revoke, name="tv_link_revoke"),
+    path("tv/<slug:token>/", tv.tv, name="tv"),
     path("tables/<int:pk>/may-i/", games.may_i, name="may_i"),
     path("tables/<int:pk>/went-down/", games.went_down, name="went_down"),
     path("tables/<int:pk>/shanghai/", games.shanghai, name="shanghai"),

@@ -2,7 +2,8 @@
 changes everything it should or nothing at all, raising ActionRefused with the player's reason.
 
 One module a subject: clubs (clubs, players, seasons, rule profiles, starting a table), tables
-(the versioned write and the round screen's taps), melds, scores, undo, checks and photos;
+(the versioned write and the round screen's taps), melds, scores, undo, checks, photos and
+TV links;
 `events` builds each kind of history entry's payload."""
 
 from .accounts import account_delete, account_email_change
@@ -13,6 +14,7 @@ from .photos import photo_delete, photo_record
 from .refusals import ActionRefused, StaleState
 from .scores import round_edit, round_score
 from .tables import hand_mark_down, may_i_spend, round_record_went_out, shanghai_record
+from .tv_links import tv_link_create, tv_link_revoke
 from .undo import action_undo
 
 __all__ = [
@@ -39,4 +41,6 @@ __all__ = [
     "season_create",
     "shanghai_claim_onto",
     "shanghai_record",
+    "tv_link_create",
+    "tv_link_revoke",
 ]

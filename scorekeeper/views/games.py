@@ -3,12 +3,14 @@
 import json
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import selectors, services
+from scorekeeper import polling, selectors, services
 from scorekeeper.forms import (
     ScoreForm,
     SeatActionForm,
@@ -36,6 +38,9 @@ def table_page(request, game, *, message="", status=200, score_form=None):
         "score_rows": score_form.rows(board.lines) if score_form else [],
         "score_form": score_form,
         "photo_url": reverse("score_photo", args=[game.pk]),
+        "poll_url": polling.poll_url(request, game.pk),
+        "etag": polling.table_etag(screen="table", pk=game.pk, version=game.version),
+        "tv_link": None if request.htmx else selectors.tv_link_for(game),
         **keypad(board),
     }
     template = "game.html#table" if request.htmx else "game.html"
@@ -65,6 +70,30 @@ def table_page_refused(request, game, refusal: services.ActionRefused):
 @login_required
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return table_page(request, game_or_404(request, pk))
+
+
+@require_GET
+def game_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the round screen polls every second: 304 while the table is unchanged (one query
+    with the signed poll address), else the table's fragment."""
+    user_id = polling.poll_user_id(request, pk)
+    game = version = None
+    if user_id is not None:
+        version = selectors.table_version_for_member(pk=pk, user_id=user_id)
+    if version is None:
+        if not request.user.is_authenticated:
+            return redirect_to_login(reverse("game", args=[pk]))
+        game = game_or_404(request, pk)
+        version = game.version
+    etag = polling.table_etag(screen="table", pk=pk, version=version)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        game = game or game_or_404(request, pk)
+        etag = polling.table_etag(screen="table", pk=pk, version=game.version)
+        response = table_page(request, game)
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 def _table_action(form_class, service):

@@ -2,6 +2,7 @@
 runs under, and the tables the view and service tests start from."""
 
 import pytest
+from django.core.management import call_command
 
 import rules
 from scorekeeper import services
@@ -142,3 +143,16 @@ def bonus_game():
         house_rules=rules.HouseRules(shanghai_bonus=10, rummy_bonus=True),
     )
     return make_game(club, 3, profile=profile)
+
+
+@pytest.fixture
+def collected_static(settings, tmp_path):
+    """Static files collected as in production (hashed, compressed) into a fresh STATIC_ROOT.
+    A new test Client loads a new WhiteNoise middleware, which reads them."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    return tmp_path

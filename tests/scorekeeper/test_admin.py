@@ -4,7 +4,8 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from scorekeeper.models import Event
+from scorekeeper.models import Event, TableLink
+from scorekeeper.services import tv_link_create
 from tests.factories import make_game, play_round
 
 pytestmark = pytest.mark.django_db
@@ -41,3 +42,14 @@ def test_history_is_read_only_in_the_admin(client, staff):
     event.refresh_from_db()
     assert event.description != "rewritten"
     assert client.get(reverse("admin:scorekeeper_event_add")).status_code == 403
+
+
+def test_a_tv_link_is_turned_off_in_the_admin_which_never_shows_its_address(client, staff):
+    link = tv_link_create(game=make_game(players=3), user=staff)
+    change = client.get(reverse("admin:scorekeeper_tablelink_change", args=[link.pk]))
+    assert change.status_code == 200
+    assert link.token not in change.content.decode()
+    listing = client.get(reverse("admin:scorekeeper_tablelink_changelist"))
+    assert link.token not in listing.content.decode()
+    client.post(reverse("admin:scorekeeper_tablelink_delete", args=[link.pk]), {"post": "yes"})
+    assert not TableLink.objects.exists()

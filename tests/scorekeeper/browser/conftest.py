@@ -2,6 +2,7 @@
 pytest-django's live server, at a tablet's viewport. Later features reuse `tablet` and `log_in`."""
 
 import os
+import re
 import shutil
 
 import pytest
@@ -42,20 +43,38 @@ def chromium():
 
 
 @pytest.fixture
-def tablet(chromium, live_server):
-    """A fresh page at 1024x768 whose relative URLs go to the live server."""
-    context = chromium.new_context(viewport=TABLET, base_url=live_server.url, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: errors.append(message.text) if message.type == "error" else None,
-    )
-    yield page
-    context.close()
+def open_tablet(chromium, live_server):
+    """Opens fresh pages at 1024x768, each a device of its own (its own cookies), whose relative
+    URLs go to the live server. None may report an error, except those a test says it expects
+    (`expected`, a pattern: a cut network makes the browser report failed requests)."""
+    contexts, errors = [], []
+
+    def open_tablet(*, expected: str | None = None, viewport=TABLET):
+        context = chromium.new_context(viewport=viewport, base_url=live_server.url, has_touch=True)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+
+        def report(text):
+            if not (expected and re.search(expected, text)):
+                errors.append(text)
+
+        page.on("pageerror", lambda error: report(str(error)))
+        page.on(
+            "console", lambda message: report(message.text) if message.type == "error" else None
+        )
+        return page
+
+    yield open_tablet
+    for context in contexts:
+        context.close()
     assert not errors, f"the page reported errors: {errors}"
+
+
+@pytest.fixture
+def tablet(open_tablet):
+    """A fresh page at 1024x768 whose relative URLs go to the live server."""
+    return open_tablet()
 
 
 @pytest.fixture

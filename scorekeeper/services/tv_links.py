@@ -1,0 +1,19 @@
+"""TV links: the address that shows a table on a TV without an account."""
+
+from django.db import transaction
+
+from scorekeeper.models import Game, TableLink
+
+
+@transaction.atomic
+def tv_link_create(*, game: Game, user) -> TableLink:
+    """The table's TV link: the one it has, or a new one. Any member of the club may make it."""
+    link, _ = TableLink.objects.get_or_create(game=game, defaults={"created_by": user})
+    return link
+
+
+@transaction.atomic
+def tv_link_revoke(*, game: Game) -> None:
+    """Turn the table's TV link off: its address is a 404 from now on. A new link gets a new
+    address, so a screen that had the old one cannot follow the table again."""
+    TableLink.objects.filter(game=game).delete()

@@ -1,0 +1,58 @@
+"""The TV view: a table's scoreboard on a big screen, for people without an account, through an
+unguessable address any member can make and turn off."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from scorekeeper import polling, selectors, services
+from scorekeeper.models import Game
+
+from .access import game_or_404
+
+
+@require_GET
+def tv(request: HttpRequest, token: str) -> HttpResponse:
+    """The page the TV shows, and what it polls every second: 304 after one query while the
+    table is unchanged."""
+    found = selectors.tv_link_version(token)
+    if found is None:
+        # Said in words on the TV itself: a screen across the room shows no error console.
+        return render(request, "tv.html", {}, status=404)
+    pk, version = found
+    etag = polling.table_etag(screen="tv", pk=pk, version=version)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        game = Game.objects.select_related("club").get(pk=pk)
+        etag = polling.table_etag(screen="tv", pk=pk, version=game.version)
+        context = {"game": game, "board": selectors.game_board(game), "etag": etag}
+        response = render(request, "tv.html#board" if request.htmx else "tv.html", context)
+    response["ETag"] = etag
+    response["X-Robots-Tag"] = "noindex"
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def _tv_link(request: HttpRequest, game: Game) -> HttpResponse:
+    if not request.htmx:
+        return redirect(f"{game.get_absolute_url()}#tv-link")
+    context = {"game": game, "tv_link": selectors.tv_link_for(game)}
+    return render(request, "tv_link.html", context)
+
+
+@require_POST
+@login_required
+def tv_link_create(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    services.tv_link_create(game=game, user=request.user)
+    return _tv_link(request, game)
+
+
+@require_POST
+@login_required
+def tv_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    services.tv_link_revoke(game=game)
+    return _tv_link(request, game)
