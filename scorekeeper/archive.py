@@ -195,6 +195,12 @@ def _read(document: bytes | str) -> dict:
     return payload
 
 
+def exported_club_name(document: bytes | str) -> str:
+    """The name of the club a document was exported from (refused like an import if bad)."""
+    name = _read(document).get("club")
+    return name.strip() if isinstance(name, str) and name.strip() else "Imported club"
+
+
 class _Rows:
     """The rows of one model being restored: file ids to new rows."""
 

@@ -563,3 +563,20 @@ class PhotoForm(forms.Form):
 
     def clean_photo(self):
         return photo_clean(self.cleaned_data["photo"])
+
+
+class ClubImportForm(forms.Form):
+    document = forms.FileField(
+        label="Club export (.json)",
+        help_text="A file from “Export everything (JSON)” of a Shanghai Scorekeeper club.",
+    )
+
+    def clean_document(self):
+        document = self.cleaned_data["document"]
+        limit = settings.CLUB_IMPORT_MAX_BYTES
+        if document.size > limit:
+            raise forms.ValidationError(
+                f"That file is {document.size / 2**20:.1f} MB; a club export here can be at most "
+                f"{limit // 2**20} MB."
+            )
+        return document.read()

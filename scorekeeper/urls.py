@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from .views import accounts, checker, clubs, games, health, profiles
+from .views import accounts, checker, clubs, exports, games, health, profiles
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -14,6 +14,14 @@ urlpatterns = [
     path("clubs/<int:pk>/", clubs.club_detail, name="club"),
     path("clubs/<int:pk>/players/", clubs.player_add, name="player_add"),
     path("clubs/<int:pk>/seasons/", clubs.season_add, name="season_add"),
+    path("clubs/<int:pk>/export.json", exports.club_export_json, name="club_export_json"),
+    path("clubs/<int:pk>/export.csv", exports.club_export_csv, name="club_export_csv"),
+    path(
+        "clubs/<int:pk>/seasons/<int:season_pk>/export.csv",
+        exports.club_export_csv,
+        name="season_export_csv",
+    ),
+    path("clubs/<int:pk>/import/", exports.club_import, name="club_import"),
     path("clubs/<int:pk>/profiles/new/", profiles.profile_new, name="profile_new"),
     path("clubs/<int:pk>/tables/new/", clubs.game_new, name="game_new"),
     path("profiles/<int:pk>/", profiles.profile_edit, name="profile_edit"),
