@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import selectors, services
+from scorekeeper import charts, selectors, services
 from scorekeeper.forms import (
     PhotoForm,
     ScoreForm,
@@ -43,6 +43,7 @@ def _table(request, game, *, message="", status=200, score_form=None):
         "score_rows": score_form.rows(board.lines) if score_form else [],
         "score_form": score_form,
         "photo_url": reverse("score_photo", args=[game.pk]),
+        "totals_chart": charts.running_totals_chart(board),
         **_keypad(board),
     }
     template = "game.html#table" if request.htmx else "game.html"

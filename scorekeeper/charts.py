@@ -1,0 +1,185 @@
+"""Charts drawn on the server as SVG: these functions turn numbers into coordinates, and
+templates/chart_line.html and chart_bars.html draw them, with a title, a description and the
+numbers as a table for screen readers. Colours come from CSS classes (series-0, series-1, ...)
+so the light and dark schemes each pick their own; the viewBox scales to any width."""
+
+import math
+from dataclasses import dataclass, field
+
+WIDTH = 360
+LEFT, RIGHT, TOP, BOTTOM = 44, 16, 12, 28
+SERIES_STYLES = 6  # series-0 .. series-5 in app.css; more series reuse them
+
+
+@dataclass
+class Tick:
+    position: float
+    label: str
+
+
+@dataclass
+class Line:
+    name: str
+    style: int
+    values: list[float | None]
+    points: str = ""  # the polyline's "x,y x,y ..."
+    dots: list[tuple[float, float, str]] = field(default_factory=list)
+
+
+@dataclass
+class LineChart:
+    title: str
+    description: str
+    labels: list[str]
+    lines: list[Line]
+    x_ticks: list[Tick]
+    y_ticks: list[Tick]
+    height: int
+    plot_left: int = LEFT
+    plot_right: int = WIDTH - RIGHT
+    y_label_x: int = LEFT - 6
+    width: int = WIDTH
+
+    @property
+    def x_label_y(self) -> int:
+        return self.height - 8
+
+
+@dataclass
+class Bar:
+    label: str
+    value: float
+    text: str
+    y: float
+    length: float
+    style: int
+    middle: float = 0
+    value_x: float = 0
+
+
+@dataclass
+class BarChart:
+    title: str
+    description: str
+    value_name: str
+    bars: list[Bar]
+    height: int
+    bar_height: int
+    label_width: int
+    width: int = WIDTH
+
+    @property
+    def label_x(self) -> int:
+        return self.label_width - 6
+
+
+def _number(value: float) -> str:
+    return f"{value:,.1f}".rstrip("0").rstrip(".") if value % 1 else f"{int(value):,}"
+
+
+def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round values from at most `low` to at least `high`, about `count` of them."""
+    if high <= low:
+        low, high = low - 1, high + 1
+    rough = (high - low) / (count - 1)
+    magnitude = 10 ** math.floor(math.log10(rough))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= rough)
+    start = math.floor(low / step) * step
+    end = math.ceil(high / step) * step
+    return [start + step * n for n in range(round((end - start) / step) + 1)]
+
+
+def line_chart(
+    *, title: str, description: str, labels: list[str], series: list[tuple[str, list]]
+) -> LineChart:
+    """Lines of values over the same `labels` (rounds, tables): one per (name, values) pair; a
+    None value leaves a point out."""
+    height = 220
+    known = [value for _, values in series for value in values if value is not None]
+    ticks = _ticks(min([0, *known]), max([0, *known]))
+    low, high = ticks[0], ticks[-1]
+    bottom = height - BOTTOM
+    plot_width = WIDTH - LEFT - RIGHT
+
+    def x(index: int) -> float:
+        if len(labels) == 1:
+            return LEFT + plot_width / 2
+        return round(LEFT + index * plot_width / (len(labels) - 1), 1)
+
+    def y(value: float) -> float:
+        return round(bottom - (value - low) / (high - low) * (bottom - TOP), 1)
+
+    lines = []
+    for number, (name, values) in enumerate(series):
+        line = Line(name=name, style=number % SERIES_STYLES, values=values)
+        placed = [(x(i), y(v), _number(v)) for i, v in enumerate(values) if v is not None]
+        line.points = " ".join(f"{px},{py}" for px, py, _ in placed)
+        line.dots = placed
+        lines.append(line)
+    # Label at most about eight x positions so they never overlap on a phone.
+    every = max(1, math.ceil(len(labels) / 8))
+    return LineChart(
+        title=title,
+        description=description,
+        labels=labels,
+        lines=lines,
+        x_ticks=[Tick(x(i), label) for i, label in enumerate(labels) if i % every == 0],
+        y_ticks=[Tick(y(value), _number(value)) for value in ticks],
+        height=height,
+    )
+
+
+def bar_chart(
+    *, title: str, description: str, value_name: str, bars: list[tuple[str, float]]
+) -> BarChart:
+    """Horizontal bars, one per (label, value), largest first: long names fit on a phone."""
+    bar_height, gap = 22, 8
+    label_width = 110
+    longest = max([value for _, value in bars] + [1])
+    room = WIDTH - label_width - 48
+    ordered = sorted(bars, key=lambda bar: -bar[1])
+    return BarChart(
+        title=title,
+        description=description,
+        value_name=value_name,
+        bars=[
+            Bar(
+                label=label,
+                value=value,
+                text=_number(value),
+                y=number * (bar_height + gap),
+                length=round(max(value, 0) / longest * room, 1),
+                style=number % SERIES_STYLES,
+                middle=number * (bar_height + gap) + bar_height / 2,
+                value_x=round(label_width + max(value, 0) / longest * room + 6, 1),
+            )
+            for number, (label, value) in enumerate(ordered)
+        ],
+        height=max(len(ordered), 1) * (bar_height + gap),
+        bar_height=bar_height,
+        label_width=label_width,
+    )
+
+
+def running_totals_chart(board) -> LineChart | None:
+    """A table's running totals after each contract played (None before the first is scored)."""
+    if not board.rounds_played:
+        return None
+    labels = ["Start", *[f"C{round_.number}" for round_ in board.rounds if round_.finished_at]]
+    series = []
+    for line in board.lines:
+        total, totals = 0, [0]
+        for points in line.points:
+            total += points or 0
+            totals.append(total)
+        series.append((str(line.seat.player), totals))
+    leaders = " and ".join(str(line.seat.player) for line in board.lines if line.place == 1)
+    return line_chart(
+        title="Running totals",
+        description=(
+            f"Each player's total after each of the {board.rounds_played} contracts played; "
+            f"lowest is best. {leaders} lead{'s' if ' and ' not in leaders else ''}."
+        ),
+        labels=labels,
+        series=series,
+    )
