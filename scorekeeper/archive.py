@@ -153,9 +153,8 @@ def _checksum(payload: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def club_export_json(club: Club) -> str:
-    """The club as a JSON document: format, version, checksum and payload."""
-    payload = club_payload(club)
+def club_document(payload: dict) -> str:
+    """A payload as a document: format, version, checksum and the payload itself."""
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -163,6 +162,11 @@ def club_export_json(club: Club) -> str:
         "payload": payload,
     }
     return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def club_export_json(club: Club) -> str:
+    """Everything the club holds as a JSON document (see the module's docstring)."""
+    return club_document(club_payload(club))
 
 
 # Import
