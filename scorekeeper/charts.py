@@ -77,13 +77,16 @@ def _number(value: float) -> str:
     return f"{value:,.1f}".rstrip("0").rstrip(".") if value % 1 else f"{int(value):,}"
 
 
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round values from at most `low` to at least `high`, about `count` of them."""
+def _ticks(low: float, high: float, count: int = 5, *, whole: bool = False) -> list[float]:
+    """Round values from at most `low` to at least `high`, about `count` of them; `whole`
+    keeps them whole numbers (points are never fractions)."""
     if high <= low:
         low, high = low - 1, high + 1
     rough = (high - low) / (count - 1)
     magnitude = 10 ** math.floor(math.log10(rough))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= rough)
+    if whole:
+        step = max(1, round(step))
     start = math.floor(low / step) * step
     end = math.ceil(high / step) * step
     return [start + step * n for n in range(round((end - start) / step) + 1)]
@@ -96,7 +99,8 @@ def line_chart(
     None value leaves a point out."""
     height = 220
     known = [value for _, values in series for value in values if value is not None]
-    ticks = _ticks(min([0, *known]), max([0, *known]))
+    whole = all(isinstance(value, int) for value in known)
+    ticks = _ticks(min([0, *known]), max([0, *known]), whole=whole)
     low, high = ticks[0], ticks[-1]
     bottom = height - BOTTOM
     plot_width = WIDTH - LEFT - RIGHT

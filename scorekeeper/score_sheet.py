@@ -20,7 +20,7 @@ def _text(value: str) -> str:
 
 
 def score_rows(club: Club, season: Season | None = None) -> list[list]:
-    """One row per player per finished round, tables oldest first, in six queries. Points are
+    """One row per player per finished round, tables oldest first, in five queries. Points are
     the round's score as the scoreboard counts it (bonuses included)."""
     games = club.games.select_related("season").order_by("started_at", "pk")
     if season is not None:
