@@ -26,7 +26,7 @@ from .house_rules import (
 )
 from .melds import Meld, Verdict, check_lay_off, check_meld, shanghai_targets
 from .questions import Answer, answer_question, meld_sentence
-from .scoring import hand_problems, penalty_points, points_possible, round_scores
+from .scoring import HandEntry, hand_problems, penalty_points, points_possible, round_scores
 
 __all__ = [
     "Answer",
@@ -42,6 +42,7 @@ __all__ = [
     "Card",
     "CardError",
     "Contract",
+    "HandEntry",
     "HouseRules",
     "Meld",
     "RulesError",

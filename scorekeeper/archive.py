@@ -64,7 +64,8 @@ def _is_account(field) -> bool:
     return field.related_model is get_user_model()
 
 
-# Ids stored inside JSON values (an event's before/after) are ids of seats and melds.
+# Ids stored inside JSON values: an event's before/after (shapes in services/events.py) name
+# seats and melds.
 def _event_json(value, seat, meld):
     """The event's before/after with every seat and meld id passed through `seat` and `meld`."""
     if not isinstance(value, dict):

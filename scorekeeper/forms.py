@@ -14,7 +14,6 @@ from pillow_heif import register_heif_opener
 import rules
 
 from .models import Check, Club, Game, Round, RulesProfile, Season
-from .services import HandEntry
 
 register_heif_opener()
 
@@ -129,12 +128,16 @@ class VersionedForm(forms.Form):
 
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
+    def __init__(self, *args, game: Game | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+
 
 class SeatActionForm(VersionedForm):
     seat = forms.ModelChoiceField(queryset=None)
 
     def __init__(self, *args, game: Game, **kwargs):
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, game=game, **kwargs)
         self.fields["seat"].queryset = game.seats.select_related("player")
 
 
@@ -227,9 +230,9 @@ class ScoreForm(VersionedForm):
                 except rules.CardError as error:
                     self.add_error(f"cards_{seat_id}", str(error))
                     continue
-                entries[seat_id] = HandEntry(cards=cards)
+                entries[seat_id] = rules.HandEntry(cards=cards)
             elif points is not None:
-                entries[seat_id] = HandEntry(points=points)
+                entries[seat_id] = rules.HandEntry(points=points)
         cleaned["entries"] = entries
         return cleaned
 
@@ -508,6 +511,12 @@ class LayOffForm(GoingDownForm):
 
     def clean_melds(self):
         return [card for meld in super().clean_melds() for card in meld]
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("discarder") and len(cleaned.get("melds") or []) != 1:
+            self.add_error("melds", "A Shanghai claim is one card.")
+        return cleaned
 
 
 PHOTO_FORMATS = {"JPEG", "PNG", "WEBP", "HEIF"}

@@ -202,7 +202,7 @@ def scores_taken_back(round_: Round) -> dict[int, tuple[str, int]]:
     )
     if undone is None:
         return {}
-    return {int(seat_id): (cards, points) for seat_id, (cards, points) in undone.after.items()}
+    return Event.hands_in(undone.after)
 
 
 def shanghai_claims_by_seat(round_: Round) -> dict[int, int]:

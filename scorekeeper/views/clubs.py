@@ -1,20 +1,13 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import selectors, services
 from scorekeeper.forms import ClubForm, GameStartForm, JoinForm, PlayerForm, SeasonForm
 from scorekeeper.models import Club, Game
-
-
-def club_or_404(request: HttpRequest, pk: int) -> Club:
-    """The club, if the signed-in user is one of its members; anything else is a 404."""
-    try:
-        return selectors.club_for_user(request.user, pk)
-    except Club.DoesNotExist:
-        raise Http404("No such club") from None
+from scorekeeper.views.access import club_or_404
 
 
 @require_GET

@@ -9,8 +9,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scorekeeper import archive, score_sheet
 from scorekeeper.forms import ClubImportForm
 from scorekeeper.models import Club
-
-from .clubs import club_or_404
+from scorekeeper.views.access import club_or_404
 
 
 def _download(content: str | bytes, *, name: str, content_type: str) -> HttpResponse:

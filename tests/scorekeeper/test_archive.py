@@ -66,7 +66,7 @@ def make_lived_in_club():
         game=game,
         version=_fresh(game),
         round_=game.rounds.get(number=2),
-        entries={seat.pk: services.HandEntry(points=25) for seat in seats if seat != seats[2]},
+        entries={seat.pk: rules.HandEntry(points=25) for seat in seats if seat != seats[2]},
         went_out=seats[2],
         user=ann,
     )
