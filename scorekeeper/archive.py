@@ -251,6 +251,9 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
             value = None
         elif field.is_relation:
             value = restored[field.related_model].id_of(value)
+        elif isinstance(value, str) and "\x00" in value:
+            # PostgreSQL refuses NUL in text where SQLite keeps it: refuse it on both.
+            raise ImportRefused(f"A {name}'s {field.name} holds a NUL character.")
         else:
             try:
                 value = field.to_python(value)

@@ -235,6 +235,16 @@ REFUSED = [
         "at most 40 characters",
     ),
     (
+        "points too large for the column",
+        lambda document: _edited(document, _set("hand", "points", 2**70)),
+        "points is not valid",
+    ),
+    (
+        "a NUL in a name",
+        lambda document: _edited(document, _set("player", "name", "Ann\x00")),
+        "NUL character",
+    ),
+    (
         "a date that is not one",
         lambda document: _edited(document, _set("season", "starts_on", "next Tuesday")),
         "starts_on",
