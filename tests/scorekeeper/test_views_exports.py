@@ -101,6 +101,7 @@ def test_the_csv_download_opens_in_a_spreadsheet(client, member, game):
 
 def test_the_club_page_offers_the_exports_and_only_an_empty_club_the_import(client, member, game):
     page = client.get(game.club.get_absolute_url()).content.decode()
+    assert f"<title>{game.club} · Shanghai Scorekeeper</title>" in page
     assert reverse("club_export_json", args=[game.club.pk]) in page
     assert reverse("season_export_csv", args=[game.club.pk, game.season.pk]) in page
     assert reverse("club_import", args=[game.club.pk]) not in page
