@@ -1,5 +1,5 @@
 """Charts drawn on the server as SVG: these functions turn numbers into coordinates, and
-templates/chart_line.html and chart_bars.html draw them, with a title, a description and the
+templates/chart.html draws them, with a title, a description and the
 numbers as a table for screen readers. Colours come from CSS classes (series-0, series-1, ...)
 so the light and dark schemes each pick their own; the viewBox scales to any width."""
 
@@ -40,9 +40,16 @@ class LineChart:
     y_label_x: int = LEFT - 6
     width: int = WIDTH
 
+    kind = "line"
+
     @property
     def x_label_y(self) -> int:
         return self.height - 8
+
+    @property
+    def table(self) -> tuple[list[str], list[tuple[str, list]]]:
+        """The numbers as a table: column heads, then (row head, values) rows."""
+        return self.labels, [(line.name, line.values) for line in self.lines]
 
 
 @dataclass
@@ -68,9 +75,16 @@ class BarChart:
     label_width: int
     width: int = WIDTH
 
+    kind = "bars"
+
     @property
     def label_x(self) -> int:
         return self.label_width - 6
+
+    @property
+    def table(self) -> tuple[list[str], list[tuple[str, list]]]:
+        """The numbers as a table: column heads, then (row head, values) rows."""
+        return [self.value_name], [(bar.label, [bar.value]) for bar in self.bars]
 
 
 def _number(value: float) -> str:

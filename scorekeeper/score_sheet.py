@@ -6,9 +6,8 @@ import io
 from django.db.models import Count, Prefetch
 from django.utils import timezone
 
-import rules
-
 from .models import Club, Event, Game, Round, Season, Seat
+from .selectors import round_points
 
 COLUMNS = ["date", "season", "table", "contract", "player", "cards", "points", "went out"]
 # A cell a spreadsheet would run as a formula (a player called "=HYPERLINK(...)") is kept as text.
@@ -51,12 +50,7 @@ def _game_rows(game: Game, claims: dict) -> list[list]:
     rows = []
     for round_ in game.rounds.all():
         hands = {hand.seat_id: hand for hand in round_.hands.all()}
-        scores = rules.round_scores(
-            {seat_id: hand.points or 0 for seat_id, hand in hands.items()},
-            house_rules,
-            rummy=round_.rummy,
-            shanghai_claims=claims.get(round_.pk),
-        )
+        scores = round_points(round_, hands, house_rules, claims.get(round_.pk))
         for seat_id, seat in seats.items():
             hand = hands.get(seat_id)
             rows.append(

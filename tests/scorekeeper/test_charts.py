@@ -46,6 +46,10 @@ def test_bars_are_longest_first_and_in_proportion():
     assert chart.bars[1].length * 2 == chart.bars[0].length
     assert chart.bars[2].length == 0
     assert chart.height == 3 * (chart.bar_height + 8)
+    html = render_to_string("chart.html", {"chart": chart, "chart_id": "w"})
+    assert html.count("<rect") == 3 and '<desc id="w-desc">d</desc>' in html
+    assert '<th scope="col">wins</th>' in html
+    assert '<th scope="row">Ben</th><td>4</td>' in html
 
 
 @pytest.mark.django_db
@@ -59,7 +63,7 @@ def test_running_totals_add_up_each_players_points():
 
     assert chart.labels == ["Start", "C1", "C2"]
     assert [line.values for line in chart.lines] == [[0, 0, 5], [0, 15, 25], [0, 40, 40]]
-    html = render_to_string("chart_line.html", {"chart": chart, "chart_id": "t"})
+    html = render_to_string("chart.html", {"chart": chart, "chart_id": "t"})
     assert '<title id="t-title">Running totals</title>' in html
     assert "2 contracts played" in html
     assert html.count("<circle") == 9

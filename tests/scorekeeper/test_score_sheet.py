@@ -6,7 +6,8 @@ import io
 import pytest
 
 from scorekeeper import score_sheet, services
-from tests.factories import make_club, make_game, make_player, make_user, play_round
+from scorekeeper.models import Player
+from tests.factories import make_club, make_game, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -52,19 +53,13 @@ def test_a_season_sheet_holds_only_that_seasons_tables():
 
 
 def test_a_name_a_spreadsheet_would_run_as_a_formula_stays_text():
-    club = make_club(make_user())
-    players = [make_player(club, "=HYPERLINK(1)"), make_player(club, "Zoë"), make_player(club)]
-    game = services.game_start(
-        club=club,
-        user=club.memberships.get().user,
-        players=players,
-        first_dealer=0,
-        season=club.seasons.first(),
-        profile=club.profiles.first(),
-    )
+    game = make_game(players=3)
+    first, second, _ = (seat.player for seat in game.seats.order_by("position"))
+    Player.objects.filter(pk=first.pk).update(name="=HYPERLINK(1)")
+    Player.objects.filter(pk=second.pk).update(name="Zoë")
     play_round(game, went_out=2, points=[10, 20])
 
-    rows = _rows(score_sheet.score_sheet_csv(club))
+    rows = _rows(score_sheet.score_sheet_csv(game.club))
 
     assert {row["player"] for row in rows} >= {"'=HYPERLINK(1)", "Zoë"}
 
