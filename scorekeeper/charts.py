@@ -6,6 +6,8 @@ so the light and dark schemes each pick their own; the viewBox scales to any wid
 import math
 from dataclasses import dataclass, field
 
+from django.utils import timezone
+
 WIDTH = 360
 LEFT, RIGHT, TOP, BOTTOM = 44, 16, 12, 28
 SERIES_STYLES = 6  # series-0 .. series-5 in app.css; more series reuse them
@@ -200,4 +202,49 @@ def running_totals_chart(board) -> LineChart | None:
         ),
         labels=labels,
         series=series,
+    )
+
+
+def player_charts(name: str, series: list[dict]) -> list[LineChart]:
+    """A player's final total and rating after each finished table, oldest first: two charts,
+    as the two figures have different scales. `series` rows hold finished_at, total, rating."""
+    if not series:
+        return []
+    days = [timezone.localtime(row["finished_at"]) for row in series]
+    labels = [f"{day.day} {day:%b}" for day in days]
+    games = len(series)
+    totals = [row["total"] for row in series]
+    ratings = [round(row["rating"], 1) for row in series]
+    return [
+        line_chart(
+            title="Final totals",
+            description=(
+                f"{name}'s final total at each of {games} finished tables, oldest first; lowest "
+                f"is best. Best {min(totals)}, last {totals[-1]}."
+            ),
+            labels=labels,
+            series=[("Final total", totals)],
+        ),
+        line_chart(
+            title="Rating",
+            description=(
+                f"{name}'s rating after each of {games} finished tables, oldest first; higher "
+                f"is better. Now {_number(ratings[-1])}."
+            ),
+            labels=labels,
+            series=[("Rating", ratings)],
+        ),
+    ]
+
+
+def wins_chart(wins: list[tuple[str, int]]) -> BarChart | None:
+    """Wins per player, most first (None when nobody has won yet)."""
+    if not any(count for _, count in wins):
+        return None
+    leader, most = max(wins, key=lambda pair: pair[1])
+    return bar_chart(
+        title="Wins per player",
+        description=f"Tables won by each player; {leader} has won most, {most}.",
+        value_name="Wins",
+        bars=wins,
     )

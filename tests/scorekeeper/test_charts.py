@@ -1,6 +1,9 @@
 """Charts: numbers to coordinates (pure), and the table's running totals from its board."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
+from django.template import Context, Template
 from django.template.loader import render_to_string
 
 from scorekeeper import charts, selectors
@@ -68,3 +71,37 @@ def test_running_totals_add_up_each_players_points():
     assert "2 contracts played" in html
     assert html.count("<circle") == 9
     assert "<td>25</td><td>40</td>" not in html and "<td>40</td><td>40</td>" in html
+
+
+def _series(*rows):
+    day = datetime(2026, 11, 1, 20, tzinfo=UTC)
+    return [
+        {"finished_at": day + timedelta(days=7 * n), "total": total, "rating": rating}
+        for n, (total, rating) in enumerate(rows)
+    ]
+
+
+def test_a_players_totals_and_rating_are_two_charts():
+    totals, rating = charts.player_charts("Ann", _series((120, 1.5), (45, 4.25), (80, 5.0)))
+    assert totals.labels == ["1 Nov", "8 Nov", "15 Nov"]
+    assert totals.lines[0].values == [120, 45, 80]
+    assert "Best 45, last 80" in totals.description
+    assert rating.lines[0].values == [1.5, 4.2, 5.0]
+    assert "Now 5." in rating.description
+    assert charts.player_charts("Ann", []) == []
+
+
+def test_the_wins_chart_needs_a_win():
+    assert charts.wins_chart([("Ann", 0), ("Ben", 0)]) is None
+    chart = charts.wins_chart([("Ann", 1), ("Ben", 3)])
+    assert [bar.label for bar in chart.bars] == ["Ben", "Ann"]
+    assert "Ben has won most, 3" in chart.description
+
+
+def test_the_chart_tags_give_each_chart_its_own_ids():
+    page = Template("{% load charts %}{% player_charts name series %}{% wins_chart wins %}").render(
+        Context({"name": "Ann", "series": _series((10, 1.0), (20, 2.0)), "wins": [("Ann", 2)]})
+    )
+    for chart_id in ["player-0", "player-1", "wins-0"]:
+        assert f'<title id="{chart_id}-title">' in page
+    assert page.count("<svg") == 3
