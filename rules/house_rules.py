@@ -479,8 +479,18 @@ def rules_summary(rules: HouseRules) -> list[str]:
             f"joker{'s' if rules.jokers_per_meld != 1 else ''}, and never more jokers than "
             "natural cards."
         )
+        sentences.append(
+            "A joker in a book stands for the book's rank"
+            + (
+                ", and for a suit the book lacks"
+                if rules.book_suits_distinct
+                else ": laying a natural card of that rank is an ordinary lay-off"
+            )
+            + "; a joker declared by rank alone (JK=9) takes a run's suit."
+        )
     sentences.append(
-        "Going down, a player may lay extra melds beyond the contract."
+        "Going down, a player may lay extra melds beyond the contract, except in a no-discard "
+        "contract, which is always exactly its melds."
         if rules.extra_melds_allowed
         else "Going down, a player lays exactly the contract: no extra melds."
     )

@@ -152,17 +152,16 @@ def book_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
     if rules.book_suits_distinct:
         suits = [card.suit for card in naturals]
         suits += [joker.declared.suit for joker in jokers if joker.declared and joker.declared.suit]
-        if len(set(suits)) != len(suits) or len(cards) > 4:
+        if len(set(suits)) != len(suits) or len(cards) > len(SUITS):
             return []
-        free_suits = [suit for suit in SUITS if suit not in suits]
-    placed = []
-    for joker in jokers:
-        if joker.declared is not None:
-            placed.append(joker)
-        elif rules.book_suits_distinct:
-            placed.append(_joker(rank, free_suits.pop(0)))
-        else:
-            placed.append(_joker(rank, None))
+    # A joker not declared stands for the rank; where suits must differ, for whichever missing
+    # suit keeps the book legal: named when only one is left, else decided when a card needs it.
+    undeclared = sum(1 for joker in jokers if joker.declared is None)
+    missing = [suit for suit in SUITS if suit not in suits] if rules.book_suits_distinct else []
+    forced = iter(missing if len(missing) == undeclared else [None] * undeclared)
+    placed = [
+        joker if joker.declared is not None else _joker(rank, next(forced)) for joker in jokers
+    ]
     ordered = sorted(naturals, key=card_sort_key) + placed
     return [Meld("book", tuple(ordered))]
 
@@ -177,17 +176,22 @@ def run_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
     fixed: list[tuple[str, Card]] = []
     free = 0
     suit = None
+    by_rank: list[str] = []  # jokers declared by rank alone take the run's suit
     for card in cards:
         if card.is_joker and card.declared is None:
             free += 1
             continue
         target = card.declared if card.is_joker else card
+        if target.suit is None and card.is_joker:
+            by_rank.append(target.rank)
+            continue
         if target.suit is None or (suit is not None and target.suit != suit):
             return []
         suit = target.suit
         fixed.append((target.rank, card))
     if suit is None:
         return []
+    fixed += [(rank, _joker(rank, suit)) for rank in by_rank]
     size = len(cards)
     options = []
     for low, high, from_low in ace_frames(rules):
@@ -378,25 +382,42 @@ def check_lay_off(
     name = describe(cards)
     exchange_reason = None
     for table in readings:
-        joker_cards = {card.declared: card for card in table.cards if card.is_joker}
-        swapped = [card for card in cards if not card.is_joker and card in joker_cards]
-        if table.kind == "book" and table.jokers and rules.joker_swap == "swap_from_hand":
-            swapped = []  # in a book, laying a card of the rank is a lay-off, not an exchange
-        if swapped:
-            verdict = _exchange(cards, table, swapped[0], rules, joker_end, exchange)
+        natural = _joker_card_laid(cards, table, rules)
+        if natural is None or table.kind == "book":
+            for result in meld_options(meld + cards, rules):
+                if result.kind != table.kind:
+                    continue
+                if table.kind == "run" and not _grown_from(result, table):
+                    continue
+                return Verdict(True, melds=[result])
+        if natural is not None:
+            verdict = _exchange(cards, table, natural, rules, joker_end, exchange)
             if verdict.ok:
                 return verdict
             exchange_reason = exchange_reason or verdict.reasons[0]
-            continue
-        for result in meld_options(meld + cards, rules):
-            if result.kind != table.kind:
-                continue
-            if table.kind == "run" and not _grown_from(result, table):
-                continue
-            return Verdict(True, melds=[result])
     if exchange_reason:
         return refuse(exchange_reason)
     return refuse(_lay_off_reason(cards, meld, readings[0], rules, name))
+
+
+def _joker_card_laid(cards: list[Card], table: Meld, rules: HouseRules) -> Card | None:
+    """The first natural card laid that a joker of the table meld stands for, or None.
+
+    In a run the joker's card is fixed. In a book the joker stands for the rank, so laying a
+    card of the rank is an ordinary lay-off, unless suits must differ: then the joker stands for
+    the suit it was declared with, or for any suit the book's natural cards lack."""
+    jokers = [card.declared for card in table.cards if card.is_joker]
+    if table.kind == "book":
+        if not rules.book_suits_distinct:
+            return None
+        held = {card.suit for card in table.cards if not card.is_joker}
+        for card in cards:
+            if card.is_joker or card.rank != table.rank:
+                continue
+            if card in jokers or (card.suit not in held and Card(table.rank, None) in jokers):
+                return card
+        return None
+    return next((card for card in cards if not card.is_joker and card in jokers), None)
 
 
 def _exchange(
@@ -413,9 +434,15 @@ def _exchange(
             f"{natural} cannot be laid off: {joker_text}, and these rules do not allow "
             "a joker exchange."
         )
-    if rules.joker_swap == "swap_from_hand" and table.kind == "book":
-        return refuse(f"{natural} cannot replace the joker: the joker in a book is not exchanged.")
-    index = next(i for i, card in enumerate(table.cards) if card.declared == natural)
+    if rules.joker_swap == "shift_to_end" and table.kind == "book":
+        return refuse(
+            f"{natural} cannot take the joker's place in {table}: these rules move a joker "
+            "only along a run."
+        )
+    index = next(
+        (i for i, card in enumerate(table.cards) if card.declared == natural),
+        next(i for i, card in enumerate(table.cards) if card.is_joker),
+    )
     row = list(table.cards)
     row[index] = natural
     rest = list(cards)

@@ -151,3 +151,10 @@ def test_most_cards_held_counts_deal_draw_may_i_and_claims():
 def test_most_cards_in_meld_is_a_whole_run_or_every_copy_of_a_rank():
     assert HouseRules().most_cards_in_meld == 13
     assert HouseRules(decks=3, jokers_per_meld=2).most_cards_in_meld == 14
+
+
+def test_the_summary_says_what_a_book_joker_stands_for():
+    assert any("ordinary lay-off" in line for line in rules_summary(HouseRules()))
+    distinct = rules_summary(HouseRules(book_suits_distinct=True, extra_melds_allowed=True))
+    assert any("a suit the book lacks" in line for line in distinct)
+    assert any("always exactly its melds" in line for line in distinct)
