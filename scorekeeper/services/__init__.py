@@ -2,24 +2,28 @@
 changes everything it should or nothing at all, raising ActionRefused with the player's reason.
 
 One module a subject: clubs (clubs, players, seasons, rule profiles, starting a table), tables
-(the versioned write and the round screen's taps), melds, scores, undo, checks and photos;
+(the versioned write and the round screen's taps), melds, scores, undo, checks, photos and
+imports (a club restored from its export);
 `events` builds each kind of history entry's payload."""
 
 from .checks import check_record
 from .clubs import club_create, club_join, game_start, player_create, profile_save, season_create
+from .imports import club_import
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
 from .photos import photo_delete, photo_record
-from .refusals import ActionRefused, StaleState
+from .refusals import ActionRefused, ImportRefused, StaleState
 from .scores import round_edit, round_score
 from .tables import hand_mark_down, may_i_spend, round_record_went_out, shanghai_record
 from .undo import action_undo
 
 __all__ = [
     "ActionRefused",
+    "ImportRefused",
     "StaleState",
     "action_undo",
     "check_record",
     "club_create",
+    "club_import",
     "club_join",
     "game_start",
     "hand_mark_down",

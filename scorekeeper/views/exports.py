@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scorekeeper import archive, score_sheet
+from scorekeeper import archive, score_sheet, services
 from scorekeeper.forms import ClubImportForm
 from scorekeeper.models import Club
 from scorekeeper.views.access import club_or_404
@@ -56,8 +56,8 @@ def club_import(request: HttpRequest, pk: int) -> HttpResponse:
     form = ClubImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            counts = archive.club_import(club=club, document=form.cleaned_data["document"])
-        except archive.ImportRefused as refusal:
+            counts = services.club_import(club=club, document=form.cleaned_data["document"])
+        except services.ImportRefused as refusal:
             form.add_error("document", str(refusal))
         else:
             messages.success(

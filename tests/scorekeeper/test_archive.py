@@ -110,12 +110,12 @@ def _named_ids(value: dict) -> dict:
         found = TableMeld.objects.filter(pk=pk).first()
         return found.cards if found else None
 
-    return archive._event_json(value, seat, meld)
+    return archive.event_ids_moved(value, seat, meld)
 
 
 def _club_rows(club) -> dict:
     return {
-        model._meta.model_name: [_describe(row) for row in archive._queryset(club, model)]
+        model._meta.model_name: [_describe(row) for row in archive.club_rows(club, model)]
         for model in archive.EXPORTED
     }
 
@@ -150,7 +150,7 @@ def test_every_model_of_the_app_is_exported_or_left_out_on_purpose():
 
 def test_an_imported_club_is_the_exported_one_row_for_row(exported, empty_club):
     club, document = exported
-    counts = archive.club_import(club=empty_club, document=document)
+    counts = services.club_import(club=empty_club, document=document)
 
     assert counts["event"] == Event.objects.filter(game__club=club).count() == 10
     assert counts["tablemeld"] == 4 and counts["check"] == 1
@@ -164,7 +164,7 @@ def test_an_imported_club_is_the_exported_one_row_for_row(exported, empty_club):
 
 def test_ids_inside_the_history_point_to_the_restored_rows(exported, empty_club):
     club, document = exported
-    archive.club_import(club=empty_club, document=document)
+    services.club_import(club=empty_club, document=document)
     restored = empty_club.games.order_by("-pk").first()  # the table left with a player down
     down = restored.events.get(kind=Event.Kind.WENT_DOWN)
     assert set(down.after["melds"]) == set(
@@ -180,7 +180,7 @@ def test_ids_inside_the_history_point_to_the_restored_rows(exported, empty_club)
 def test_accounts_are_matched_by_username_and_missing_ones_left_empty(exported, empty_club):
     _, document = exported
     get_user_model().objects.filter(username="bob-archive").delete()
-    archive.club_import(club=empty_club, document=document)
+    services.club_import(club=empty_club, document=document)
     events = Event.objects.filter(game__club=empty_club)
     assert events.filter(created_by__username="ann-archive").exists()
     assert not events.filter(created_by__username="bob-archive").exists()
@@ -189,7 +189,7 @@ def test_accounts_are_matched_by_username_and_missing_ones_left_empty(exported, 
 
 def test_times_are_restored_to_the_microsecond(exported, empty_club):
     club, document = exported
-    archive.club_import(club=empty_club, document=document)
+    services.club_import(club=empty_club, document=document)
     original = list(Event.objects.filter(game__club=club).order_by("pk"))
     restored = list(Event.objects.filter(game__club=empty_club).order_by("pk"))
     assert [event.created_at for event in restored] == [event.created_at for event in original]
@@ -288,8 +288,8 @@ def test_a_bad_file_is_refused_with_a_reason_and_changes_nothing(
 ):
     _, document = exported
     before = _snapshot(empty_club)
-    with pytest.raises(archive.ImportRefused) as refusal:
-        archive.club_import(club=empty_club, document=spoil(document))
+    with pytest.raises(services.ImportRefused) as refusal:
+        services.club_import(club=empty_club, document=spoil(document))
     assert reason.lower() in str(refusal.value).lower()
     assert _snapshot(empty_club) == before
 
@@ -297,6 +297,6 @@ def test_a_bad_file_is_refused_with_a_reason_and_changes_nothing(
 def test_a_club_with_players_is_not_imported_into(exported):
     club, document = exported
     before = _snapshot(club)
-    with pytest.raises(archive.ImportRefused, match="already has players or tables"):
-        archive.club_import(club=club, document=document)
+    with pytest.raises(services.ImportRefused, match="already has players or tables"):
+        services.club_import(club=club, document=document)
     assert _snapshot(club) == before
