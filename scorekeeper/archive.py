@@ -1,4 +1,4 @@
-"""A club's whole record as one JSON document, and back.
+"""A club's whole record as one JSON document (services/imports.py restores it).
 
 The document is generic: each exported model's rows carry every concrete field of the model (the
 club itself aside), so a field added later travels without code changes. Ids are the rows'
