@@ -84,16 +84,19 @@ def test_the_chart_fits_a_phone_in_both_schemes(chromium, live_server, log_in, s
     # Axis labels stay at least 10 CSS pixels tall on the phone.
     label = chart.locator("text.axis").first.bounding_box()
     assert label["height"] >= 10
-    # The lines and the text differ from the page's background in either scheme.
+    # Every player's line, and the labels, stand out from the page in either scheme.
     colours = page.evaluate(
         """() => {
-            const line = getComputedStyle(document.querySelector('.series-0 polyline')).stroke;
+            const lines = [...document.querySelectorAll('.chart-svg polyline')]
+                .map(line => getComputedStyle(line).stroke);
             const text = getComputedStyle(document.querySelector('.chart-svg text')).fill;
             const page = getComputedStyle(document.documentElement).backgroundColor;
-            return [line, text, page];
+            return {lines, text, page};
         }"""
     )
-    line, text, background = (_luminance(colour) for colour in colours)
-    assert _contrast(line, background) >= 3, colours
-    assert _contrast(text, background) >= 4.5, colours
+    background = _luminance(colours["page"])
+    assert len(set(colours["lines"])) == 5, colours
+    for line in colours["lines"]:
+        assert _contrast(_luminance(line), background) >= 3, (line, colours["page"])
+    assert _contrast(_luminance(colours["text"]), background) >= 4.5, colours
     context.close()
