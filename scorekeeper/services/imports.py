@@ -2,7 +2,7 @@
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connections, router, transaction
 
 import rules
 from scorekeeper import archive
@@ -19,6 +19,13 @@ class _Rows:
             raise ImportRefused(f"The {model._meta.verbose_name_plural} are not a list of rows.")
         self.model = model
         self.rows = rows
+        # What every row of the model needs, worked out once.
+        self.fields = [(field, _kind(model, field)) for field in archive.exported_fields(model)]
+        self.expected = {"id"} | {field.name for field, _ in self.fields}
+        relations = [field for field in model._meta.concrete_fields if field.is_relation]
+        self.unchecked = [field.name for field in relations]  # checked here, not by queries
+        self.has_club = any(field.related_model is Club for field in relations)
+        self.pending = {}  # file id -> instance, saved or about to be
         self.saved = {}  # file id -> saved instance
 
     def id_of(self, file_id):
@@ -34,27 +41,37 @@ class _Rows:
             ) from None
 
 
+def _kind(model, field) -> str:
+    if archive.is_account(field):
+        return "account"
+    if field.related_model is model:
+        return "own"
+    return "relation" if field.is_relation else "value"
+
+
 def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
     """An unsaved instance from a row of the file, and its references to its own model."""
     model = rows.model
-    fields = archive.exported_fields(model)
     name = model._meta.verbose_name
-    expected = {"id"} | {field.name for field in fields}
-    if set(row) != expected:
-        wrong = ", ".join(sorted(set(row) ^ expected))
+    if row.keys() != rows.expected:
+        wrong = ", ".join(sorted(set(row) ^ rows.expected))
         raise ImportRefused(f"A {name} in the file has the wrong fields ({wrong}).")
     instance = model()
-    if any(field.related_model is Club for field in model._meta.concrete_fields):
-        instance.club = club
+    if rows.has_club:
+        instance.club_id = club.pk
     own = {}
-    for field in fields:
+    for field, kind in rows.fields:
         value = row[field.name]
-        if archive.is_account(field):
+        if kind == "account":
             value = accounts.get(value) if isinstance(value, str) else None
-        elif field.related_model is model:
-            own[field.attname] = value
-            value = None
-        elif field.is_relation:
+        elif kind == "own":
+            # An undo names an earlier event: set once that one has its id.
+            if value is None:
+                value = rows.id_of(value)
+            else:
+                own[field.attname] = value
+                value = None
+        elif kind == "relation":
             value = restored[field.related_model].id_of(value)
         elif isinstance(value, str) and "\x00" in value:
             # PostgreSQL refuses NUL in text where SQLite keeps it: refuse it on both.
@@ -67,8 +84,12 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
                     f"A {name}'s {field.name} is not valid: {error.messages[0]}"
                 ) from None
         setattr(instance, field.attname, value)
+    if model is Event:
+        seat, meld = restored[Seat].id_of, restored[TableMeld].id_of
+        instance.before = archive.event_ids_moved(instance.before, seat, meld)
+        instance.after = archive.event_ids_moved(instance.after, seat, meld)
     try:
-        instance.clean_fields(exclude=[field.name for field in fields if field.is_relation])
+        instance.clean_fields(exclude=rows.unchecked)
         stored_rules = {RulesProfile: "settings", Game: "rules"}.get(model)
         if stored_rules:
             rules.HouseRules.from_dict(getattr(instance, stored_rules))
@@ -80,40 +101,44 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
     return instance, own
 
 
+def _insert_as_is(model, instances: list) -> None:
+    """Insert rows a batch at a time, raw as loaddata saves them, so auto_now(_add) fields keep
+    the file's times instead of now (bulk_create would stamp them); each gets its new id.
+    QuerySet._insert is what bulk_create and save() use inside."""
+    connection = connections[router.db_for_write(model)]
+    fields = [field for field in model._meta.local_concrete_fields if not field.primary_key]
+    returning = model._meta.db_returning_fields
+    size = min(connection.ops.bulk_batch_size(fields, instances) or 1, 500)
+    if not connection.features.can_return_rows_from_bulk_insert:
+        size = 1
+    for start in range(0, len(instances), size):
+        batch = instances[start : start + size]
+        rows = model._base_manager._insert(
+            batch, fields=fields, returning_fields=returning, raw=True, using=connection.alias
+        )
+        for instance, row in zip(batch, rows, strict=True):
+            for field, value in zip(returning, row, strict=True):
+                setattr(instance, field.attname, value)
+            instance._state.adding = False
+            instance._state.db = connection.alias
+
+
 def _restore(rows: _Rows, restored: dict, accounts: dict, club: Club) -> None:
-    """Save one model's rows, then set what bulk_create cannot: the file's times, references to
-    rows of the same model, and the ids inside an event's before/after."""
+    """Save one model's rows in the file's order, then the references to rows of the same model
+    that were not saved yet when their row was built."""
     model = rows.model
-    built, own = [], []
+    built, later = [], []
     for row in rows.rows:
-        if type(row.get("id")) is not int or row["id"] in rows.saved:
+        if type(row.get("id")) is not int or row["id"] in rows.pending:
             raise ImportRefused(f"A {model._meta.verbose_name} in the file has no proper id.")
         instance, references = _row_in(rows, row, restored, accounts, club)
-        rows.saved[row["id"]] = instance
+        rows.pending[row["id"]] = instance
         built.append(instance)
-        own.append(references)
-    stamped = [
-        field.attname
-        for field in archive.exported_fields(model)
-        if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False)
-    ]
-    times = [{attname: getattr(instance, attname) for attname in stamped} for instance in built]
-    model.objects.bulk_create(built)
-    changed = set(stamped)
-    for instance, kept, references in zip(built, times, own, strict=True):
-        for attname, value in kept.items():
-            setattr(instance, attname, value)
-        for attname, file_id in references.items():
-            setattr(instance, attname, rows.id_of(file_id))
-            changed.add(attname)
-    if model is Event:
-        seat, meld = restored[Seat].id_of, restored[TableMeld].id_of
-        for instance in built:
-            instance.before = archive.event_ids_moved(instance.before, seat, meld)
-            instance.after = archive.event_ids_moved(instance.after, seat, meld)
-        changed |= {"before", "after"}
-    if changed and built:
-        model.objects.bulk_update(built, sorted(changed), batch_size=500)
+        later += [(instance, attname, file_id) for attname, file_id in references.items()]
+    _insert_as_is(model, built)
+    rows.saved = rows.pending
+    for instance, attname, file_id in later:
+        model.objects.filter(pk=instance.pk).update(**{attname: rows.id_of(file_id)})
 
 
 def _accounts(tables: dict) -> dict[str, int]:

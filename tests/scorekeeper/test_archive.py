@@ -230,6 +230,11 @@ REFUSED = [
         "does not hold",
     ),
     (
+        "an undo of an event the file does not hold",
+        lambda document: _edited(document, _set("event", "undoes", 999)),
+        "does not hold",
+    ),
+    (
         "a name longer than a player's",
         lambda document: _edited(document, _set("player", "name", "N" * 41)),
         "at most 40 characters",
