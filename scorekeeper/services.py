@@ -12,7 +12,7 @@ from django.utils import timezone
 
 import rules
 
-from . import selectors
+from . import ratings, selectors
 from .models import (
     Check,
     Club,
@@ -91,13 +91,6 @@ def player_create(*, club: Club, name: str) -> Player:
 
 
 @transaction.atomic
-def season_create(*, club: Club, name: str, starts_on: date) -> Season:
-    if club.seasons.filter(name=name).exists():
-        raise ActionRefused(f"{club} already has a season called {name}.")
-    return Season.objects.create(club=club, name=name, starts_on=starts_on)
-
-
-@transaction.atomic
 def profile_save(
     *, club: Club, name: str, house_rules: rules.HouseRules, profile: RulesProfile | None = None
 ) -> RulesProfile:
@@ -126,15 +119,17 @@ def game_start(
     players: list[Player],
     first_dealer: int,
     season: Season,
-    profile: RulesProfile,
+    profile: RulesProfile | None,
+    house_rules: rules.HouseRules | None = None,
 ) -> Game:
-    """Seat the players in the order given and deal contract 1."""
-    house_rules = profile.house_rules
+    """Seat the players in the order given and deal contract 1, under the profile's rules or
+    `house_rules` when given (a table played again keeps its own copy)."""
+    house_rules = house_rules or profile.house_rules
     if len(set(players)) != len(players):
         raise ActionRefused("Each player can sit at the table only once.")
     if not house_rules.min_players <= len(players) <= house_rules.max_players:
         raise ActionRefused(
-            f"{profile} is for {house_rules.min_players} to {house_rules.max_players} players; "
+            f"These rules are for {house_rules.min_players} to {house_rules.max_players} players; "
             f"you picked {len(players)}."
         )
     if not 0 <= first_dealer < len(players):
@@ -444,6 +439,7 @@ def round_score(*, game: Game, entries: dict[int, HandEntry], user) -> Round:
     else:
         game.finished_at = timezone.now()
         game.save(update_fields=["finished_at"])
+        ratings.results_refresh(game=game)
     return round_
 
 
@@ -488,6 +484,8 @@ def round_edit(
     if before["rummy"] != after["rummy"]:
         changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
     changes = ", ".join(changes)
+    if game.finished_at:
+        ratings.results_refresh(game=game)
     return _event(
         game,
         round_,
@@ -559,6 +557,8 @@ def action_undo(*, game: Game, user) -> Event:
             for hand in round_.hands.all():
                 hand.cards, hand.points = last.before[str(hand.seat_id)]
                 hand.save(update_fields=["cards", "points"])
+    if last.kind in (Event.Kind.ROUND_SCORED, Event.Kind.SCORE_EDITED):
+        ratings.results_refresh(game=game)
     return Event.objects.create(
         game=game,
         round=round_,
