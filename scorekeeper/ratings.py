@@ -18,7 +18,9 @@ from . import selectors
 from .models import Club, Event, Game, Result
 
 MODEL = PlackettLuce()
-INITIAL = MODEL.rating()
+# (mu, sigma) of a player yet to finish a table. Ratings are kept as plain pairs: openskill's
+# rate() changes the rating objects it is given.
+INITIAL = (MODEL.mu, MODEL.sigma)
 # The trend is the change of the rating over this many of the player's last tables.
 TREND_TABLES = 5
 RATING_FIELDS = ["mu", "sigma", "rating", "rating_before", "trend"]
@@ -39,7 +41,7 @@ class _Ladder:
     def start(self, player_id: int, earlier: list[Result]) -> None:
         """Resume a player from their latest results before the replay (newest first)."""
         if earlier:
-            self.ratings[player_id] = MODEL.rating(mu=earlier[0].mu, sigma=earlier[0].sigma)
+            self.ratings[player_id] = (earlier[0].mu, earlier[0].sigma)
         self.befores[player_id] = deque(
             (result.rating_before for result in reversed(earlier)), maxlen=TREND_TABLES
         )
@@ -47,11 +49,14 @@ class _Ladder:
     def play(self, table: list[Result]) -> None:
         """Rate one table's results (set on the rows, not saved)."""
         before = [self.ratings.get(result.player_id, INITIAL) for result in table]
-        after = MODEL.rate([[rating] for rating in before], ranks=[r.place for r in table])
+        after = MODEL.rate(
+            [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before],
+            ranks=[result.place for result in table],
+        )
         for result, old, (new,) in zip(table, before, after, strict=True):
-            self.ratings[result.player_id] = new
+            self.ratings[result.player_id] = (new.mu, new.sigma)
             befores = self.befores.setdefault(result.player_id, deque(maxlen=TREND_TABLES))
-            befores.append(conservative(old.mu, old.sigma))
+            befores.append(conservative(*old))
             result.mu, result.sigma = new.mu, new.sigma
             result.rating = conservative(new.mu, new.sigma)
             result.rating_before = befores[-1]
@@ -131,8 +136,8 @@ def _results_of(game: Game) -> list[Result]:
             rounds_won=line.rounds_won,
             shanghai_claims=claims.get(line.seat.pk, 0),
             may_i_used=line.may_i_used,
-            mu=INITIAL.mu,
-            sigma=INITIAL.sigma,
+            mu=INITIAL[0],
+            sigma=INITIAL[1],
             rating=0,
             rating_before=0,
         )
