@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Min, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from . import selectors
-from .models import Club, Hand, Player, Result, Season
+from .models import Club, Hand, Player, Result, Round, Season, Seat
 
 TIE_BREAK = (
     "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "
@@ -308,7 +308,21 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
 def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Page:
     """The club's tables, newest first, with players and, once finished, winners and totals:
     three queries a page (count, tables, seats; results), however many tables there are."""
-    games = selectors.games_for_club(club).prefetch_related(
-        Prefetch("results", queryset=Result.objects.select_related("player").order_by("place"))
+    # Rounds are counted per table shown, not grouped over every table of the club.
+    rounds_finished = (
+        Round.objects.filter(game=OuterRef("pk"), finished_at__isnull=False)
+        .order_by()
+        .values("game")
+        .annotate(count=Count("pk"))
+        .values("count")
     )
-    return Paginator(games.order_by("-started_at", "-pk"), per_page).get_page(page)
+    games = (
+        club.games.select_related("season")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player")),
+            Prefetch("results", queryset=Result.objects.select_related("player").order_by("place")),
+        )
+        .annotate(rounds_finished=Coalesce(Subquery(rounds_finished), 0))
+        .order_by("-started_at", "-pk")
+    )
+    return Paginator(games, per_page).get_page(page)
