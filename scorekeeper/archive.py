@@ -23,6 +23,7 @@ from .models import (
     Game,
     Hand,
     Player,
+    Result,
     Round,
     RulesProfile,
     Season,
@@ -35,9 +36,25 @@ FORMAT = "shanghai-scorekeeper-club"
 VERSION = 1
 
 # In dependency order: a row only points to rows of models listed before it (or to its own
-# model, restored in a second pass). Memberships are the accounts' own; photos are files.
-EXPORTED = [Player, Season, RulesProfile, Game, Seat, Round, Hand, TableMeld, Event, Check]
+# model). Memberships are the accounts' own; photos are files. Results (places and ratings of
+# finished tables) travel as they are, so a restored club shows the same standings.
+EXPORTED = [
+    Player,
+    Season,
+    RulesProfile,
+    Game,
+    Seat,
+    Round,
+    Hand,
+    TableMeld,
+    Event,
+    Check,
+    Result,
+]
 NOT_EXPORTED = {"Club", "Membership", "Photo"}
+# A season's share link opens its standings to anyone: it is not copied with the club (a copy
+# shares when asked, and the original's link keeps pointing only at the original).
+NOT_EXPORTED_FIELDS = {(Season, "share_token")}
 
 
 def model_key(model) -> str:
@@ -49,7 +66,9 @@ def exported_fields(model) -> list[models.Field]:
     return [
         field
         for field in model._meta.concrete_fields
-        if not field.primary_key and field.related_model is not Club
+        if not field.primary_key
+        and field.related_model is not Club
+        and (model, field.name) not in NOT_EXPORTED_FIELDS
     ]
 
 
@@ -90,6 +109,7 @@ def club_rows(club: Club, model):
         TableMeld: "round__game__club",
         Event: "game__club",
         Check: "game__club",
+        Result: "game__club",
     }[model]
     return model.objects.filter(**{path: club}).order_by("pk")
 

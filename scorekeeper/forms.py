@@ -14,6 +14,7 @@ from pillow_heif import register_heif_opener
 import rules
 
 from .models import Check, Club, Game, Round, RulesProfile, Season
+from .standings import season_current
 
 register_heif_opener()
 
@@ -55,6 +56,37 @@ class PlayerForm(forms.Form):
 class SeasonForm(forms.Form):
     name = forms.CharField(max_length=60)
     starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(
+        required=False,
+        label="Ends on (optional)",
+        help_text="The first day the season is over; leave empty and close it when it is.",
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")
+        if starts_on and ends_on and ends_on < starts_on:
+            self.add_error("ends_on", "A season cannot end before it starts.")
+        return cleaned
+
+
+class StandingsForm(forms.Form):
+    """How the standings are shown: the column sorted on, and the fewest games to be placed."""
+
+    sort = forms.CharField(required=False, max_length=20)
+    min_games = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        label="At least this many games",
+        error_messages={"invalid": "Enter a whole number of games, like 3."},
+    )
+
+    def options(self) -> dict:
+        """The options asked for, with the defaults in place of anything unreadable."""
+        cleaned = self.cleaned_data if self.is_valid() else {}
+        return {"sort": cleaned.get("sort") or "place", "min_games": cleaned.get("min_games") or 1}
 
 
 SEATS = 5
@@ -92,7 +124,7 @@ class GameStartForm(forms.Form):
         )
         self.fields["season"].queryset = club.seasons.all()
         self.fields["profile"].queryset = club.profiles.all()
-        self.fields["season"].initial = club.seasons.first()
+        self.fields["season"].initial = season_current(club)
         seed = club.profiles.filter(name=RulesProfile.SEED_NAME).first()
         self.fields["profile"].initial = seed
 

@@ -10,7 +10,9 @@ from .views import (
     health,
     melds,
     photos,
+    players,
     profiles,
+    seasons,
 )
 
 urlpatterns = [
@@ -51,6 +53,14 @@ urlpatterns = [
     path("tables/<int:pk>/photos/", photos.table_photo, name="table_photo"),
     path("photos/<int:pk>/", photos.photo_image, name="photo"),
     path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
+    path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),
+    path("seasons/<int:pk>/standings/", seasons.season_standings, name="season_standings"),
+    path("seasons/<int:pk>/close/", seasons.season_close, name="season_close"),
+    path("seasons/<int:pk>/share/", seasons.season_share, name="season_share"),
+    path("seasons/<int:pk>/unshare/", seasons.season_unshare, name="season_unshare"),
+    path("shared/<str:token>/", seasons.shared_standings, name="shared_standings"),
+    path("players/<int:pk>/", players.player_detail, name="player"),
+    path("tables/<int:pk>/play-again/", seasons.play_again, name="play_again"),
     path("check/", checker.checker, name="checker"),
     path("check/preview/", checker.cards_preview, name="cards_preview"),
     path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Club, Game, Player
+from scorekeeper.models import Club, Game, Player, Season
 
 _serial = count(1)
 
@@ -25,17 +25,23 @@ def make_player(club: Club, name: str | None = None) -> Player:
 
 
 def make_game(
-    club: Club | None = None, players: int = 4, *, user=None, first_dealer: int = 0
+    club: Club | None = None,
+    players: int = 4,
+    *,
+    user=None,
+    first_dealer: int = 0,
+    seated: list[Player] | None = None,
+    season: Season | None = None,
 ) -> Game:
     club = club or make_club(user)
     user = user or club.memberships.first().user
-    seated = [make_player(club) for _ in range(players)]
+    seated = seated or [make_player(club) for _ in range(players)]
     return services.game_start(
         club=club,
         user=user,
         players=seated,
         first_dealer=first_dealer,
-        season=club.seasons.first(),
+        season=season or club.seasons.first(),
         profile=club.profiles.first(),
     )
 
@@ -52,4 +58,15 @@ def play_round(game: Game, *, went_out: int = 0, points: list[int] | None = None
         seat.pk: rules.HandEntry(points=value) for seat, value in zip(others, points, strict=True)
     }
     services.round_score(game=game, version=game.version, entries=entries, user=user)
+    return game
+
+
+def finish_game(game: Game, rounds: list[tuple[int, list[int]]] | None = None) -> Game:
+    """Play every contract left: each (went_out, points) plays one round as `play_round` does;
+    by default seat 0 goes out of every round and the others score 10, 20, 30..."""
+    left = game.contract_count - game.rounds.filter(finished_at__isnull=False).count()
+    for went_out, points in rounds or [(0, None)] * left:
+        play_round(game, went_out=went_out, points=points)
+    game.refresh_from_db()
+    assert game.finished_at is not None
     return game

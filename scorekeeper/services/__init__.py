@@ -7,7 +7,7 @@ imports (a club restored from its export);
 `events` builds each kind of history entry's payload."""
 
 from .checks import check_record
-from .clubs import club_create, club_join, game_start, player_create, profile_save, season_create
+from .clubs import club_create, club_join, game_start, player_create, profile_save
 from .imports import club_import
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
 from .photos import photo_delete, photo_record
@@ -37,7 +37,6 @@ __all__ = [
     "round_edit",
     "round_record_went_out",
     "round_score",
-    "season_create",
     "shanghai_claim_onto",
     "shanghai_record",
 ]

@@ -3,7 +3,7 @@
 from django.utils import timezone
 
 import rules
-from scorekeeper import selectors
+from scorekeeper import ratings, selectors
 from scorekeeper.models import Event, Game, Round, Seat
 
 from .events import event_record, round_hands
@@ -112,6 +112,7 @@ def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Rou
     else:
         game.finished_at = timezone.now()
         game.save(update_fields=["finished_at"])
+        ratings.results_refresh(game=game)
     return round_
 
 
@@ -154,6 +155,8 @@ def round_edit(
     if before["rummy"] != after["rummy"]:
         changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
     changes = ", ".join(changes)
+    if game.finished_at:
+        ratings.results_refresh(game=game)
     return event_record(
         game=game,
         round_=round_,

@@ -3,6 +3,7 @@ event, each reading the payload that kind's builder in `events` wrote."""
 
 from django.db.models import F, Q
 
+from scorekeeper import ratings
 from scorekeeper.models import Event, Game, Hand, Round, TableMeld
 
 from .refusals import ActionRefused
@@ -95,6 +96,8 @@ def action_undo(*, game: Game, user) -> Event:
     if last is None:
         raise ActionRefused("There is nothing to undo.")
     UNDO[last.kind](game, last)
+    if last.kind in (Event.Kind.ROUND_SCORED, Event.Kind.SCORE_EDITED):
+        ratings.results_refresh(game=game)
     return Event.objects.create(
         game=game,
         round=last.round,

@@ -8,7 +8,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 
 import rules
-from scorekeeper import archive, services
+from scorekeeper import archive, seasons, services
 from scorekeeper.models import Club, Event, Seat, TableMeld
 from tests.factories import make_club, make_game, make_user, play_round
 
@@ -25,12 +25,13 @@ def _seats(game) -> list[Seat]:
 
 
 def make_lived_in_club():
-    """A club with two seasons, two profiles, a finished-round table with May I?s, melds, a
-    lay-off, a check, an edited and an undone score, and a table left with a player down."""
+    """A club with two seasons (one shared), two profiles, a table with May I?s, melds, a
+    lay-off, a check, an edited and an undone score, a finished table (with its results and
+    ratings), and a table left with a player down."""
     ann, bob = make_user("ann-archive"), make_user("bob-archive")
     club = make_club(ann, name="Thursday Night")
     services.club_join(user=bob, invite_code=club.invite_code)
-    services.season_create(club=club, name="Winter", starts_on="2026-01-05")
+    seasons.season_create(club=club, name="Winter", starts_on="2026-01-05")
     services.profile_save(club=club, name="Quick", house_rules=rules.HouseRules(may_i_limit=3))
     game = make_game(club, players=4, user=ann)
     seats = _seats(game)
@@ -71,6 +72,10 @@ def make_lived_in_club():
         user=ann,
     )
     services.action_undo(game=game, version=_fresh(game), user=bob)
+    finished = make_game(club, players=3, user=ann)
+    for went_out in [0, 1, 2, 0, 1, 2, 0]:
+        play_round(finished, went_out=went_out, points=[10, 20], user=ann)
+    seasons.season_share(season=finished.season)
     other = make_game(club, players=3, user=bob)
     services.melds_record(
         game=other,
@@ -87,6 +92,8 @@ def _describe(row, depth=2):
     described = {}
     for field in type(row)._meta.concrete_fields:
         if field.primary_key or field.related_model is Club:
+            continue
+        if (type(row), field.name) in archive.NOT_EXPORTED_FIELDS:
             continue
         value = getattr(row, field.name)
         if field.related_model is get_user_model():
@@ -152,8 +159,8 @@ def test_an_imported_club_is_the_exported_one_row_for_row(exported, empty_club):
     club, document = exported
     counts = services.club_import(club=empty_club, document=document)
 
-    assert counts["event"] == Event.objects.filter(game__club=club).count() == 10
-    assert counts["tablemeld"] == 4 and counts["check"] == 1
+    assert counts["event"] == Event.objects.filter(game__club=club).count() == 24
+    assert counts["tablemeld"] == 4 and counts["check"] == 1 and counts["result"] == 3
     assert _club_rows(empty_club) == _club_rows(club)
     # Exporting the restored club gives the same payload: ids in the file are places, not ids.
     again = json.loads(archive.club_export_json(empty_club))
@@ -305,3 +312,11 @@ def test_a_club_with_players_is_not_imported_into(exported):
     with pytest.raises(services.ImportRefused, match="already has players or tables"):
         services.club_import(club=club, document=document)
     assert _snapshot(club) == before
+
+
+def test_a_seasons_share_link_is_not_copied(exported, empty_club):
+    club, document = exported
+    assert club.seasons.filter(share_token__isnull=False).exists()
+    assert "share_token" not in document
+    services.club_import(club=empty_club, document=document)
+    assert not empty_club.seasons.filter(share_token__isnull=False).exists()

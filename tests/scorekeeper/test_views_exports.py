@@ -77,8 +77,8 @@ def test_exports_answer_get_only(client, member, game):
 
 
 def test_the_json_download_is_the_whole_club(client, member, game, django_assert_num_queries):
-    # session, user, club, the ten exported models, their accounts
-    with django_assert_num_queries(14):
+    # session, user, club, the eleven exported models, their accounts
+    with django_assert_num_queries(15):
         response = client.get(reverse("club_export_json", args=[game.club.pk]))
     assert response["Content-Disposition"].startswith('attachment; filename="club-')
     assert response["Cache-Control"] == "private, no-store"

@@ -1,0 +1,328 @@
+"""Reads across a club's finished tables: standings, a player's record, the club's tables. Each
+runs a fixed number of queries however many tables there are, aggregating the Result rows that
+scorekeeper.ratings keeps (one per player per finished table) in the database."""
+
+from dataclasses import dataclass, field
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Avg, Count, F, Min, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from .models import Club, Hand, Player, Result, Round, Season, Seat
+
+TIE_BREAK = (
+    "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "
+    "average final total, then by more games; players equal on all three share a place."
+)
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str
+    attribute: str
+    # Whether the natural order is highest first (wins) rather than lowest first (totals).
+    descending: bool
+
+
+COLUMNS = {
+    "place": Column("Place", "place", False),
+    "player": Column("Player", "name", False),
+    "games": Column("Games", "games", True),
+    "wins": Column("Wins", "wins", True),
+    "win_rate": Column("Win rate", "win_rate", True),
+    "average": Column("Average final total", "average_total", False),
+    "per_round": Column("Points per round", "points_per_round", False),
+    "best": Column("Best game", "best", False),
+    "rounds_won": Column("Rounds won", "rounds_won", True),
+    "shanghai": Column("Shanghai claims", "shanghai_claims", True),
+    "may_i": Column("May I?s used", "may_i_used", True),
+    "rating": Column("Rating", "rating", True),
+}
+
+
+@dataclass
+class Standing:
+    """One player's line in the standings."""
+
+    player: Player
+    games: int
+    wins: int
+    shared_wins: int
+    total: int
+    rounds: int
+    best: int
+    rounds_won: int
+    shanghai_claims: int
+    may_i_used: int
+    rating: float
+    sigma: float
+    trend: float
+    place: int = 0
+
+    @property
+    def name(self) -> str:
+        return self.player.name.casefold()
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def average_total(self) -> float:
+        return self.total / self.games
+
+    @property
+    def points_per_round(self) -> float:
+        return self.total / self.rounds if self.rounds else 0
+
+
+@dataclass
+class Standings:
+    season: Season | None
+    lines: list[Standing]
+    sort: str
+    min_games: int
+    hidden: int
+    tie_break: str = TIE_BREAK
+
+    @property
+    def wins_series(self) -> list[tuple[str, int]]:
+        """Wins per player, for the standings chart."""
+        return [(line.player.name, line.wins) for line in self.lines]
+
+
+def season_current(club: Club) -> Season | None:
+    """The newest season that has started and not ended: where new tables go by default."""
+    return club.seasons.running_on(timezone.localdate()).first()
+
+
+def _scoped(results, season: Season | None):
+    return results if season is None else results.filter(season=season)
+
+
+def _latest(season: Season | None, column: str) -> Subquery:
+    """A column of the player's latest result in scope: their rating as it stands."""
+    latest = _scoped(Result.objects.filter(player=OuterRef("pk")), season)
+    return Subquery(latest.order_by("-finished_at", "-game_id").values(column)[:1])
+
+
+def sort_key(sort: str):
+    column = COLUMNS[sort.removeprefix("-")]
+    return lambda line: getattr(line, column.attribute)
+
+
+def standings_for(
+    *, club: Club, season: Season | None, sort: str = "place", min_games: int = 1
+) -> Standings:
+    """The club's standings for a season (or all time when `season` is None), in one query:
+    players with at least `min_games` finished tables, placed by TIE_BREAK and sorted by
+    `sort` (a key of COLUMNS, `-` first for the other direction)."""
+    in_scope = Q(results__club=club)
+    if season is not None:
+        in_scope &= Q(results__season=season)
+    players = (
+        Player.objects.filter(club=club)
+        .annotate(
+            games=Count("results", filter=in_scope),
+            wins=Count("results", filter=in_scope & Q(results__place=1)),
+            shared_wins=Count(
+                "results", filter=in_scope & Q(results__place=1, results__place_shared=True)
+            ),
+            total=Sum("results__total", filter=in_scope),
+            rounds=Sum("results__rounds", filter=in_scope),
+            best=Min("results__total", filter=in_scope),
+            rounds_won=Sum("results__rounds_won", filter=in_scope),
+            shanghai_claims=Sum("results__shanghai_claims", filter=in_scope),
+            may_i_used=Sum("results__may_i_used", filter=in_scope),
+            rating=_latest(season, "rating"),
+            sigma=_latest(season, "sigma"),
+            trend=_latest(season, "trend"),
+        )
+        .filter(games__gte=1)
+    )
+    lines = [
+        Standing(player=player, **{name: getattr(player, name) for name in _FIGURES})
+        for player in players
+    ]
+    ranked = sorted(lines, key=lambda line: (-line.win_rate, line.average_total, -line.games))
+    shown = [line for line in ranked if line.games >= min_games]
+    _place(shown)
+    if sort.removeprefix("-") not in COLUMNS:
+        sort = "place"
+    column = COLUMNS[sort.removeprefix("-")]
+    # Sorted twice: by name first, so equal figures list in name order either way.
+    shown.sort(key=sort_key("player"))
+    shown.sort(key=sort_key(sort), reverse=column.descending != sort.startswith("-"))
+    return Standings(
+        season=season,
+        lines=shown,
+        sort=sort,
+        min_games=min_games,
+        hidden=len(lines) - len(shown),
+    )
+
+
+_FIGURES = [
+    "games",
+    "wins",
+    "shared_wins",
+    "total",
+    "rounds",
+    "best",
+    "rounds_won",
+    "shanghai_claims",
+    "may_i_used",
+    "rating",
+    "sigma",
+    "trend",
+]
+
+
+def _place(ranked: list[Standing]) -> None:
+    for index, line in enumerate(ranked):
+        key = (line.win_rate, line.average_total, line.games)
+        previous = ranked[index - 1] if index else None
+        if previous and key == (previous.win_rate, previous.average_total, previous.games):
+            line.place = previous.place
+        else:
+            line.place = index + 1
+
+
+@dataclass
+class Rival:
+    """How a player fared against one other player at the tables they shared."""
+
+    player: Player
+    games: int
+    ahead: int
+    behind: int
+
+    @property
+    def level(self) -> int:
+        return self.games - self.ahead - self.behind
+
+
+@dataclass
+class PlayerRecord:
+    """Everything the player page shows."""
+
+    player: Player
+    season: Season | None
+    games: int
+    wins: int
+    shared_wins: int
+    places: dict[int, int]
+    average_total: float | None
+    best: int | None
+    rounds: int
+    rounds_won: int
+    may_i_used: int
+    shanghai_claims: int
+    rating: float | None
+    sigma: float | None
+    trend: float | None
+    rivals: list[Rival]
+    contracts: list[dict]
+    last_games: list[Result]
+    series: list[dict] = field(default_factory=list)
+
+    @property
+    def costliest_contract(self) -> int | None:
+        if not self.contracts:
+            return None
+        return max(self.contracts, key=lambda contract: contract["points"])["number"]
+
+    @property
+    def may_i_per_game(self) -> float:
+        return self.may_i_used / self.games if self.games else 0
+
+    @property
+    def shanghai_per_game(self) -> float:
+        return self.shanghai_claims / self.games if self.games else 0
+
+
+def player_record(*, player: Player, season: Season | None, last: int = 10) -> PlayerRecord:
+    """The player's record, for a season or all time, in five queries."""
+    results = _scoped(Result.objects.filter(player=player), season)
+    figures = results.aggregate(
+        games=Count("pk"),
+        wins=Count("pk", filter=Q(place=1)),
+        shared_wins=Count("pk", filter=Q(place=1, place_shared=True)),
+        average_total=Avg("total"),
+        best=Min("total"),
+        rounds=Sum("rounds", default=0),
+        rounds_won=Sum("rounds_won", default=0),
+        may_i_used=Sum("may_i_used", default=0),
+        shanghai_claims=Sum("shanghai_claims", default=0),
+        **{f"place_{place}": Count("pk", filter=Q(place=place)) for place in range(1, 6)},
+    )
+    places = {place: figures.pop(f"place_{place}") for place in range(1, 6)}
+    # Each of the player's results beside another player's result at the same table.
+    rivals = (
+        _scoped(Result.objects.filter(game__results__player=player), season)
+        .exclude(player=player)
+        .values("player")
+        .annotate(
+            games=Count("pk"),
+            ahead=Count("pk", filter=Q(game__results__place__lt=F("place"))),
+            behind=Count("pk", filter=Q(game__results__place__gt=F("place"))),
+        )
+        .order_by("-games", "player__name")
+        .values_list("player", "player__name", "games", "ahead", "behind")
+    )
+    hands = Hand.objects.filter(seat__player=player, round__game__finished_at__isnull=False)
+    if season is not None:
+        hands = hands.filter(round__game__season=season)
+    contracts = list(
+        hands.values(number=F("round__number"))
+        .annotate(points=Avg("points"), rounds=Count("pk"))
+        .order_by("number")
+    )
+    series = list(
+        results.order_by("finished_at", "game_id").values(
+            "game_id", "finished_at", "total", "place", "rating", "sigma", "trend"
+        )
+    )
+    latest = series[-1] if series else {}
+    return PlayerRecord(
+        player=player,
+        season=season,
+        **figures,
+        places={place: count for place, count in places.items() if count},
+        rating=latest.get("rating"),
+        sigma=latest.get("sigma"),
+        trend=latest.get("trend"),
+        rivals=[
+            Rival(player=Player(pk=pk, name=name), games=games, ahead=ahead, behind=behind)
+            for pk, name, games, ahead, behind in rivals
+        ],
+        contracts=contracts,
+        last_games=list(
+            results.select_related("game", "season").order_by("-finished_at", "-game_id")[:last]
+        ),
+        series=series,
+    )
+
+
+def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Page:
+    """The club's tables, newest first, with players and, once finished, winners and totals:
+    three queries a page (count, tables, seats; results), however many tables there are."""
+    # Rounds are counted per table shown, not grouped over every table of the club.
+    rounds_finished = (
+        Round.objects.filter(game=OuterRef("pk"), finished_at__isnull=False)
+        .order_by()
+        .values("game")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    games = (
+        club.games.select_related("season")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player")),
+            Prefetch("results", queryset=Result.objects.select_related("player").order_by("place")),
+        )
+        .annotate(rounds_finished=Coalesce(Subquery(rounds_finished), 0))
+        .order_by("-started_at", "-pk")
+    )
+    return Paginator(games, per_page).get_page(page)
