@@ -168,6 +168,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+        indexes = [models.Index(fields=["club", "-started_at", "-id"], name="game_club_newest")]
 
     def __str__(self):
         return f"Table {self.pk} ({self.started_at:%Y-%m-%d})"

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Min, OuterRef, Prefetch, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .models import Club, Hand, Player, Result, Round, Season, Seat
@@ -112,37 +111,48 @@ def sort_key(sort: str):
     return lambda line: getattr(line, column.attribute)
 
 
+# Each figure of a Standing, over a player's results (named apart from the columns they add).
+_AGGREGATES = {
+    "games": Count("pk"),
+    "wins": Count("pk", filter=Q(place=1)),
+    "shared_wins": Count("pk", filter=Q(place=1, place_shared=True)),
+    "total": Sum("total"),
+    "rounds": Sum("rounds"),
+    "best": Min("total"),
+    "rounds_won": Sum("rounds_won"),
+    "shanghai_claims": Sum("shanghai_claims"),
+    "may_i_used": Sum("may_i_used"),
+}
+
+
 def standings_for(
     *, club: Club, season: Season | None, sort: str = "place", min_games: int = 1
 ) -> Standings:
-    """The club's standings for a season (or all time when `season` is None), in one query:
+    """The club's standings for a season (or all time when `season` is None), in two queries:
     players with at least `min_games` finished tables, placed by TIE_BREAK and sorted by
     `sort` (a key of COLUMNS, `-` first for the other direction)."""
-    in_scope = Q(results__club=club)
-    if season is not None:
-        in_scope &= Q(results__season=season)
-    players = (
-        Player.objects.filter(club=club)
-        .annotate(
-            games=Count("results", filter=in_scope),
-            wins=Count("results", filter=in_scope & Q(results__place=1)),
-            shared_wins=Count(
-                "results", filter=in_scope & Q(results__place=1, results__place_shared=True)
-            ),
-            total=Sum("results__total", filter=in_scope),
-            rounds=Sum("results__rounds", filter=in_scope),
-            best=Min("results__total", filter=in_scope),
-            rounds_won=Sum("results__rounds_won", filter=in_scope),
-            shanghai_claims=Sum("results__shanghai_claims", filter=in_scope),
-            may_i_used=Sum("results__may_i_used", filter=in_scope),
-            rating=_latest(season, "rating"),
-            sigma=_latest(season, "sigma"),
-            trend=_latest(season, "trend"),
-        )
-        .filter(games__gte=1)
+    rows = (
+        _scoped(Result.objects.filter(club=club), season)
+        .order_by()
+        .values("player")
+        .annotate(**{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()})
+    )
+    figures = {row["player"]: {name: row[f"sum_{name}"] for name in _AGGREGATES} for row in rows}
+    # The ratings come in a query of their own: beside the aggregates above, the database would
+    # group by them and look each one up for every result rather than once per player.
+    players = Player.objects.filter(pk__in=figures).annotate(
+        rating=_latest(season, "rating"),
+        sigma=_latest(season, "sigma"),
+        trend=_latest(season, "trend"),
     )
     lines = [
-        Standing(player=player, **{name: getattr(player, name) for name in _FIGURES})
+        Standing(
+            player=player,
+            rating=player.rating,
+            sigma=player.sigma,
+            trend=player.trend,
+            **figures[player.pk],
+        )
         for player in players
     ]
     ranked = sorted(lines, key=lambda line: (-line.win_rate, line.average_total, -line.games))
@@ -161,22 +171,6 @@ def standings_for(
         min_games=min_games,
         hidden=len(lines) - len(shown),
     )
-
-
-_FIGURES = [
-    "games",
-    "wins",
-    "shared_wins",
-    "total",
-    "rounds",
-    "best",
-    "rounds_won",
-    "shanghai_claims",
-    "may_i_used",
-    "rating",
-    "sigma",
-    "trend",
-]
 
 
 def _place(ranked: list[Standing]) -> None:
@@ -213,7 +207,7 @@ class PlayerRecord:
     wins: int
     shared_wins: int
     places: dict[int, int]
-    average_total: float | None
+    total: int
     best: int | None
     rounds: int
     rounds_won: int
@@ -234,6 +228,10 @@ class PlayerRecord:
         return max(self.contracts, key=lambda contract: contract["points"])["number"]
 
     @property
+    def average_total(self) -> float:
+        return self.total / self.games if self.games else 0
+
+    @property
     def may_i_per_game(self) -> float:
         return self.may_i_used / self.games if self.games else 0
 
@@ -245,19 +243,13 @@ class PlayerRecord:
 def player_record(*, player: Player, season: Season | None, last: int = 10) -> PlayerRecord:
     """The player's record, for a season or all time, in five queries."""
     results = _scoped(Result.objects.filter(player=player), season)
-    figures = results.aggregate(
-        games=Count("pk"),
-        wins=Count("pk", filter=Q(place=1)),
-        shared_wins=Count("pk", filter=Q(place=1, place_shared=True)),
-        average_total=Avg("total"),
-        best=Min("total"),
-        rounds=Sum("rounds", default=0),
-        rounds_won=Sum("rounds_won", default=0),
-        may_i_used=Sum("may_i_used", default=0),
-        shanghai_claims=Sum("shanghai_claims", default=0),
+    row = results.aggregate(
+        **{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()},
         **{f"place_{place}": Count("pk", filter=Q(place=place)) for place in range(1, 6)},
     )
-    places = {place: figures.pop(f"place_{place}") for place in range(1, 6)}
+    figures = {name: row[f"sum_{name}"] or 0 for name in _AGGREGATES}
+    figures["best"] = row["sum_best"]
+    places = {place: row[f"place_{place}"] for place in range(1, 6)}
     # Each of the player's results beside another player's result at the same table.
     rivals = (
         _scoped(Result.objects.filter(game__results__player=player), season)
@@ -307,22 +299,19 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
 
 def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Page:
     """The club's tables, newest first, with players and, once finished, winners and totals:
-    three queries a page (count, tables, seats; results), however many tables there are."""
-    # Rounds are counted per table shown, not grouped over every table of the club.
-    rounds_finished = (
-        Round.objects.filter(game=OuterRef("pk"), finished_at__isnull=False)
-        .order_by()
-        .values("game")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
+    five queries a page (count, tables, seats, results, rounds), however many tables there are."""
+    # Rounds are fetched for the tables shown only, not counted over every table of the club.
     games = (
         club.games.select_related("season")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player")),
             Prefetch("results", queryset=Result.objects.select_related("player").order_by("place")),
+            Prefetch(
+                "rounds",
+                queryset=Round.objects.filter(finished_at__isnull=False).only("pk", "game_id"),
+                to_attr="rounds_finished",
+            ),
         )
-        .annotate(rounds_finished=Coalesce(Subquery(rounds_finished), 0))
         .order_by("-started_at", "-pk")
     )
     return Paginator(games, per_page).get_page(page)

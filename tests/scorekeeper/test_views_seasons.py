@@ -33,14 +33,14 @@ def table():
     return finish_game(make_game(club, seated=players))
 
 
-# Pinned query counts: session, user, then the page's own (season, standings, seasons).
+# Pinned query counts: session, user, then the page's own (season, figures, ratings, seasons).
 @pytest.mark.parametrize("games", [1, 50])
 def test_standings_run_a_fixed_number_of_queries(client, django_assert_num_queries, games):
     user = make_user()
     club = club_seed(games=games, user=user)
     url = club.seasons.get().get_absolute_url()
     client.force_login(user)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         response = client.get(url)
     lines = response.context["standings"].lines
     assert sum(line.games for line in lines) == 5 * games
@@ -65,8 +65,8 @@ def test_the_club_page_runs_a_fixed_number_of_queries(client, django_assert_num_
     club = club_seed(games=games, user=user)
     client.force_login(user)
     # session, user, club, players, seasons, current season, profiles, count, tables, seats,
-    # results
-    with django_assert_num_queries(11):
+    # results, rounds
+    with django_assert_num_queries(12):
         response = client.get(club.get_absolute_url(), {"page": 3})
     page = response.context["games"]
     assert page.paginator.count == games
