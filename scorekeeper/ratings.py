@@ -160,3 +160,14 @@ def results_refresh(*, game: Game) -> None:
         starts.append((game.finished_at, game.pk))
     if starts:
         ratings_replay(club_id=game.club_id, since=min(starts))
+
+
+@transaction.atomic
+def results_rebuild(*, club: Club) -> int:
+    """Rewrite every result of the club from its finished tables' rounds, then replay all the
+    ratings from scratch: for tables finished before results were kept. Returns the count."""
+    list(Club.objects.select_for_update().filter(pk=club.pk).values_list("pk"))
+    Result.objects.filter(club=club).delete()
+    for game in club.games.finished().order_by("finished_at", "pk"):
+        Result.objects.bulk_create(_results_of(game))
+    return ratings_replay(club_id=club.pk)
