@@ -305,7 +305,10 @@ def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Pa
         club.games.select_related("season")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player")),
-            Prefetch("results", queryset=Result.objects.select_related("player").order_by("place")),
+            Prefetch(
+                "results",
+                queryset=Result.objects.select_related("player").order_by("place", "player__name"),
+            ),
             Prefetch(
                 "rounds",
                 queryset=Round.objects.filter(finished_at__isnull=False).only("pk", "game_id"),
