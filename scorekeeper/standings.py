@@ -5,10 +5,10 @@ scorekeeper.ratings keeps (one per player per finished table) in the database.""
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, F, Min, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
 from django.utils import timezone
 
-from .models import Club, Hand, Player, Result, Round, Season, Seat
+from .models import Club, Player, Result, Round, Season, Seat
 
 TIE_BREAK = (
     "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "
@@ -240,8 +240,13 @@ class PlayerRecord:
         return self.shanghai_claims / self.games if self.games else 0
 
 
+# What the player page's chart plots per table, in game order.
+SERIES = ("total", "place", "rating", "sigma", "trend")
+
+
 def player_record(*, player: Player, season: Season | None, last: int = 10) -> PlayerRecord:
-    """The player's record, for a season or all time, in five queries."""
+    """The player's record, for a season or all time, in four queries (the player's results
+    summed, listed, the newest with their tables, and the club's names), however many."""
     results = _scoped(Result.objects.filter(player=player), season)
     row = results.aggregate(
         **{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()},
@@ -250,32 +255,14 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
     figures = {name: row[f"sum_{name}"] or 0 for name in _AGGREGATES}
     figures["best"] = row["sum_best"]
     places = {place: row[f"place_{place}"] for place in range(1, 6)}
-    # Each of the player's results beside another player's result at the same table.
-    rivals = (
-        _scoped(Result.objects.filter(game__results__player=player), season)
-        .exclude(player=player)
-        .values("player")
-        .annotate(
-            games=Count("pk"),
-            ahead=Count("pk", filter=Q(game__results__place__lt=F("place"))),
-            behind=Count("pk", filter=Q(game__results__place__gt=F("place"))),
-        )
-        .order_by("-games", "player__name")
-        .values_list("player", "player__name", "games", "ahead", "behind")
-    )
-    hands = Hand.objects.filter(seat__player=player, round__game__finished_at__isnull=False)
-    if season is not None:
-        hands = hands.filter(round__game__season=season)
-    contracts = list(
-        hands.values(number=F("round__number"))
-        .annotate(points=Avg("points"), rounds=Count("pk"))
-        .order_by("number")
-    )
-    series = list(
+    rows = list(
         results.order_by("finished_at", "game_id").values(
-            "game_id", "finished_at", "total", "place", "rating", "sigma", "trend"
+            "game_id", "finished_at", *SERIES, "others", "points_left"
         )
     )
+    series = [{key: row[key] for key in ("game_id", "finished_at", *SERIES)} for row in rows]
+    tables = [(row["place"], row["others"], row["points_left"]) for row in rows]
+    names = dict(Player.objects.filter(club_id=player.club_id).values_list("pk", "name"))
     latest = series[-1] if series else {}
     return PlayerRecord(
         player=player,
@@ -285,16 +272,42 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
         rating=latest.get("rating"),
         sigma=latest.get("sigma"),
         trend=latest.get("trend"),
-        rivals=[
-            Rival(player=Player(pk=pk, name=name), games=games, ahead=ahead, behind=behind)
-            for pk, name, games, ahead, behind in rivals
-        ],
-        contracts=contracts,
+        rivals=_rivals(tables, names),
+        contracts=_contracts(tables),
         last_games=list(
             results.select_related("game", "season").order_by("-finished_at", "-game_id")[:last]
         ),
         series=series,
     )
+
+
+def _rivals(tables, names: dict[int, str]) -> list[Rival]:
+    """Head to head against every other player, from the places at the player's tables."""
+    rivals = {}
+    for place, others, _ in tables:
+        for other, their_place in others.items():
+            rival = rivals.setdefault(int(other), [0, 0, 0])
+            rival[0] += 1
+            rival[1] += place < their_place
+            rival[2] += place > their_place
+    found = [
+        Rival(player=Player(pk=pk, name=names[pk]), games=games, ahead=ahead, behind=behind)
+        for pk, (games, ahead, behind) in rivals.items()
+    ]
+    return sorted(found, key=lambda rival: (-rival.games, rival.player.name))
+
+
+def _contracts(tables) -> list[dict]:
+    """Average points left in hand per contract, over the player's tables."""
+    sums = {}
+    for _, _, points_left in tables:
+        for number, points in enumerate(points_left, start=1):
+            total, rounds = sums.get(number, (0, 0))
+            sums[number] = (total + points, rounds + 1)
+    return [
+        {"number": number, "points": total / rounds, "rounds": rounds}
+        for number, (total, rounds) in sorted(sums.items())
+    ]
 
 
 def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Page:

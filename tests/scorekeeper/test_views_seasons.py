@@ -53,8 +53,8 @@ def test_a_player_page_runs_a_fixed_number_of_queries(client, django_assert_num_
     club = club_seed(games=games, user=user)
     player = club.players.filter(results__isnull=False).first()
     client.force_login(user)
-    # session, user, player, seasons, figures, head to head, contracts, series, last games
-    with django_assert_num_queries(9):
+    # session, user, player, seasons, figures, tables, names, last games
+    with django_assert_num_queries(8):
         response = client.get(player.get_absolute_url())
     assert response.context["record"].games == player.results.count()
 
