@@ -168,6 +168,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+        indexes = [models.Index(fields=["club", "-started_at", "-id"], name="game_club_newest")]
 
     def __str__(self):
         return f"Table {self.pk} ({self.started_at:%Y-%m-%d})"
@@ -420,6 +421,10 @@ class Result(models.Model):
     rounds_won = models.PositiveSmallIntegerField(default=0)
     shanghai_claims = models.PositiveSmallIntegerField(default=0)
     may_i_used = models.PositiveSmallIntegerField(default=0)
+    # Points left in hand per contract, [contract 1, contract 2, ...], and the other players'
+    # places at the table, {"player id": place}: so a player page reads only the player's rows.
+    points_left = models.JSONField(default=list)
+    others = models.JSONField(default=dict)
     # Plackett-Luce rating after this table: mean, uncertainty, and the conservative figure
     # (mu - 3 sigma) shown; `trend` is the change of that figure over the player's last 5 tables.
     mu = models.FloatField()
@@ -437,6 +442,22 @@ class Result(models.Model):
         indexes = [
             models.Index(fields=["player", "finished_at", "game"], name="result_player_order"),
             models.Index(fields=["club", "finished_at", "game"], name="result_club_order"),
+            # Holds every column the standings add up, so they are summed from the index alone.
+            models.Index(
+                fields=[
+                    "club",
+                    "season",
+                    "player",
+                    "place",
+                    "place_shared",
+                    "total",
+                    "rounds",
+                    "rounds_won",
+                    "shanghai_claims",
+                    "may_i_used",
+                ],
+                name="result_standings",
+            ),
         ]
 
     def __str__(self):

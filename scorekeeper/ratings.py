@@ -122,6 +122,11 @@ def _results_of(game: Game) -> list[Result]:
     shared = {}
     for line in board.lines:
         shared[line.place] = shared.get(line.place, 0) + 1
+    hands = {}  # by seat id: points left in each finished round, in contract order
+    for round_ in board.rounds:
+        for hand in round_.hands.all():
+            if round_.finished_at:
+                hands.setdefault(hand.seat_id, []).append(hand.points or 0)
     return [
         Result(
             game=game,
@@ -136,6 +141,10 @@ def _results_of(game: Game) -> list[Result]:
             rounds_won=line.rounds_won,
             shanghai_claims=claims.get(line.seat.pk, 0),
             may_i_used=line.may_i_used,
+            points_left=hands.get(line.seat.pk, []),
+            others={
+                str(other.seat.player_id): other.place for other in board.lines if other != line
+            },
             mu=INITIAL[0],
             sigma=INITIAL[1],
             rating=0,
@@ -160,3 +169,14 @@ def results_refresh(*, game: Game) -> None:
         starts.append((game.finished_at, game.pk))
     if starts:
         ratings_replay(club_id=game.club_id, since=min(starts))
+
+
+@transaction.atomic
+def results_rebuild(*, club: Club) -> int:
+    """Rewrite every result of the club from its finished tables' rounds, then replay all the
+    ratings from scratch: for tables finished before results were kept. Returns the count."""
+    list(Club.objects.select_for_update().filter(pk=club.pk).values_list("pk"))
+    Result.objects.filter(club=club).delete()
+    for game in club.games.finished().order_by("finished_at", "pk"):
+        Result.objects.bulk_create(_results_of(game))
+    return ratings_replay(club_id=club.pk)

@@ -5,11 +5,10 @@ scorekeeper.ratings keeps (one per player per finished table) in the database.""
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, F, Min, OuterRef, Prefetch, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
 from django.utils import timezone
 
-from .models import Club, Hand, Player, Result, Round, Season, Seat
+from .models import Club, Player, Result, Round, Season, Seat
 
 TIE_BREAK = (
     "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "
@@ -112,37 +111,48 @@ def sort_key(sort: str):
     return lambda line: getattr(line, column.attribute)
 
 
+# Each figure of a Standing, over a player's results (named apart from the columns they add).
+_AGGREGATES = {
+    "games": Count("pk"),
+    "wins": Count("pk", filter=Q(place=1)),
+    "shared_wins": Count("pk", filter=Q(place=1, place_shared=True)),
+    "total": Sum("total"),
+    "rounds": Sum("rounds"),
+    "best": Min("total"),
+    "rounds_won": Sum("rounds_won"),
+    "shanghai_claims": Sum("shanghai_claims"),
+    "may_i_used": Sum("may_i_used"),
+}
+
+
 def standings_for(
     *, club: Club, season: Season | None, sort: str = "place", min_games: int = 1
 ) -> Standings:
-    """The club's standings for a season (or all time when `season` is None), in one query:
+    """The club's standings for a season (or all time when `season` is None), in two queries:
     players with at least `min_games` finished tables, placed by TIE_BREAK and sorted by
     `sort` (a key of COLUMNS, `-` first for the other direction)."""
-    in_scope = Q(results__club=club)
-    if season is not None:
-        in_scope &= Q(results__season=season)
-    players = (
-        Player.objects.filter(club=club)
-        .annotate(
-            games=Count("results", filter=in_scope),
-            wins=Count("results", filter=in_scope & Q(results__place=1)),
-            shared_wins=Count(
-                "results", filter=in_scope & Q(results__place=1, results__place_shared=True)
-            ),
-            total=Sum("results__total", filter=in_scope),
-            rounds=Sum("results__rounds", filter=in_scope),
-            best=Min("results__total", filter=in_scope),
-            rounds_won=Sum("results__rounds_won", filter=in_scope),
-            shanghai_claims=Sum("results__shanghai_claims", filter=in_scope),
-            may_i_used=Sum("results__may_i_used", filter=in_scope),
-            rating=_latest(season, "rating"),
-            sigma=_latest(season, "sigma"),
-            trend=_latest(season, "trend"),
-        )
-        .filter(games__gte=1)
+    rows = (
+        _scoped(Result.objects.filter(club=club), season)
+        .order_by()
+        .values("player")
+        .annotate(**{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()})
+    )
+    figures = {row["player"]: {name: row[f"sum_{name}"] for name in _AGGREGATES} for row in rows}
+    # The ratings come in a query of their own: beside the aggregates above, the database would
+    # group by them and look each one up for every result rather than once per player.
+    players = Player.objects.filter(pk__in=figures).annotate(
+        rating=_latest(season, "rating"),
+        sigma=_latest(season, "sigma"),
+        trend=_latest(season, "trend"),
     )
     lines = [
-        Standing(player=player, **{name: getattr(player, name) for name in _FIGURES})
+        Standing(
+            player=player,
+            rating=player.rating,
+            sigma=player.sigma,
+            trend=player.trend,
+            **figures[player.pk],
+        )
         for player in players
     ]
     ranked = sorted(lines, key=lambda line: (-line.win_rate, line.average_total, -line.games))
@@ -161,22 +171,6 @@ def standings_for(
         min_games=min_games,
         hidden=len(lines) - len(shown),
     )
-
-
-_FIGURES = [
-    "games",
-    "wins",
-    "shared_wins",
-    "total",
-    "rounds",
-    "best",
-    "rounds_won",
-    "shanghai_claims",
-    "may_i_used",
-    "rating",
-    "sigma",
-    "trend",
-]
 
 
 def _place(ranked: list[Standing]) -> None:
@@ -213,7 +207,7 @@ class PlayerRecord:
     wins: int
     shared_wins: int
     places: dict[int, int]
-    average_total: float | None
+    total: int
     best: int | None
     rounds: int
     rounds_won: int
@@ -234,6 +228,10 @@ class PlayerRecord:
         return max(self.contracts, key=lambda contract: contract["points"])["number"]
 
     @property
+    def average_total(self) -> float:
+        return self.total / self.games if self.games else 0
+
+    @property
     def may_i_per_game(self) -> float:
         return self.may_i_used / self.games if self.games else 0
 
@@ -242,48 +240,29 @@ class PlayerRecord:
         return self.shanghai_claims / self.games if self.games else 0
 
 
+# What the player page's chart plots per table, in game order.
+SERIES = ("total", "place", "rating", "sigma", "trend")
+
+
 def player_record(*, player: Player, season: Season | None, last: int = 10) -> PlayerRecord:
-    """The player's record, for a season or all time, in five queries."""
+    """The player's record, for a season or all time, in four queries (the player's results
+    summed, listed, the newest with their tables, and the club's names), however many."""
     results = _scoped(Result.objects.filter(player=player), season)
-    figures = results.aggregate(
-        games=Count("pk"),
-        wins=Count("pk", filter=Q(place=1)),
-        shared_wins=Count("pk", filter=Q(place=1, place_shared=True)),
-        average_total=Avg("total"),
-        best=Min("total"),
-        rounds=Sum("rounds", default=0),
-        rounds_won=Sum("rounds_won", default=0),
-        may_i_used=Sum("may_i_used", default=0),
-        shanghai_claims=Sum("shanghai_claims", default=0),
+    row = results.aggregate(
+        **{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()},
         **{f"place_{place}": Count("pk", filter=Q(place=place)) for place in range(1, 6)},
     )
-    places = {place: figures.pop(f"place_{place}") for place in range(1, 6)}
-    # Each of the player's results beside another player's result at the same table.
-    rivals = (
-        _scoped(Result.objects.filter(game__results__player=player), season)
-        .exclude(player=player)
-        .values("player")
-        .annotate(
-            games=Count("pk"),
-            ahead=Count("pk", filter=Q(game__results__place__lt=F("place"))),
-            behind=Count("pk", filter=Q(game__results__place__gt=F("place"))),
-        )
-        .order_by("-games", "player__name")
-        .values_list("player", "player__name", "games", "ahead", "behind")
-    )
-    hands = Hand.objects.filter(seat__player=player, round__game__finished_at__isnull=False)
-    if season is not None:
-        hands = hands.filter(round__game__season=season)
-    contracts = list(
-        hands.values(number=F("round__number"))
-        .annotate(points=Avg("points"), rounds=Count("pk"))
-        .order_by("number")
-    )
-    series = list(
+    figures = {name: row[f"sum_{name}"] or 0 for name in _AGGREGATES}
+    figures["best"] = row["sum_best"]
+    places = {place: row[f"place_{place}"] for place in range(1, 6)}
+    rows = list(
         results.order_by("finished_at", "game_id").values(
-            "game_id", "finished_at", "total", "place", "rating", "sigma", "trend"
+            "game_id", "finished_at", *SERIES, "others", "points_left"
         )
     )
+    series = [{key: row[key] for key in ("game_id", "finished_at", *SERIES)} for row in rows]
+    tables = [(row["place"], row["others"], row["points_left"]) for row in rows]
+    names = dict(Player.objects.filter(club_id=player.club_id).values_list("pk", "name"))
     latest = series[-1] if series else {}
     return PlayerRecord(
         player=player,
@@ -293,11 +272,8 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
         rating=latest.get("rating"),
         sigma=latest.get("sigma"),
         trend=latest.get("trend"),
-        rivals=[
-            Rival(player=Player(pk=pk, name=name), games=games, ahead=ahead, behind=behind)
-            for pk, name, games, ahead, behind in rivals
-        ],
-        contracts=contracts,
+        rivals=_rivals(tables, names),
+        contracts=_contracts(tables),
         last_games=list(
             results.select_related("game", "season").order_by("-finished_at", "-game_id")[:last]
         ),
@@ -305,24 +281,53 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
     )
 
 
+def _rivals(tables, names: dict[int, str]) -> list[Rival]:
+    """Head to head against every other player, from the places at the player's tables."""
+    rivals = {}
+    for place, others, _ in tables:
+        for other, their_place in others.items():
+            rival = rivals.setdefault(int(other), [0, 0, 0])
+            rival[0] += 1
+            rival[1] += place < their_place
+            rival[2] += place > their_place
+    found = [
+        Rival(player=Player(pk=pk, name=names[pk]), games=games, ahead=ahead, behind=behind)
+        for pk, (games, ahead, behind) in rivals.items()
+    ]
+    return sorted(found, key=lambda rival: (-rival.games, rival.player.name))
+
+
+def _contracts(tables) -> list[dict]:
+    """Average points left in hand per contract, over the player's tables."""
+    sums = {}
+    for _, _, points_left in tables:
+        for number, points in enumerate(points_left, start=1):
+            total, rounds = sums.get(number, (0, 0))
+            sums[number] = (total + points, rounds + 1)
+    return [
+        {"number": number, "points": total / rounds, "rounds": rounds}
+        for number, (total, rounds) in sorted(sums.items())
+    ]
+
+
 def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Page:
     """The club's tables, newest first, with players and, once finished, winners and totals:
-    three queries a page (count, tables, seats; results), however many tables there are."""
-    # Rounds are counted per table shown, not grouped over every table of the club.
-    rounds_finished = (
-        Round.objects.filter(game=OuterRef("pk"), finished_at__isnull=False)
-        .order_by()
-        .values("game")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
+    five queries a page (count, tables, seats, results, rounds), however many tables there are."""
+    # Rounds are fetched for the tables shown only, not counted over every table of the club.
     games = (
         club.games.select_related("season")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player")),
-            Prefetch("results", queryset=Result.objects.select_related("player").order_by("place")),
+            Prefetch(
+                "results",
+                queryset=Result.objects.select_related("player").order_by("place", "player__name"),
+            ),
+            Prefetch(
+                "rounds",
+                queryset=Round.objects.filter(finished_at__isnull=False).only("pk", "game_id"),
+                to_attr="rounds_finished",
+            ),
         )
-        .annotate(rounds_finished=Coalesce(Subquery(rounds_finished), 0))
         .order_by("-started_at", "-pk")
     )
     return Paginator(games, per_page).get_page(page)

@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,13 +18,18 @@ from scorekeeper.views.clubs import club_or_404
 from scorekeeper.views.games import game_or_404
 
 
-def season_or_404(request: HttpRequest, pk: int) -> Season:
-    """The season, if it belongs to one of the signed-in user's clubs; anything else is a 404."""
+def club_object_or_404[M: Model](request: HttpRequest, model: type[M], pk: int) -> M:
+    """A season, player... with its club, if the club is one of the signed-in user's; anything
+    else is a 404."""
     try:
         clubs = Club.objects.for_user(request.user)
-        return Season.objects.select_related("club").get(pk=pk, club__in=clubs)
-    except Season.DoesNotExist:
-        raise Http404("No such season") from None
+        return model.objects.select_related("club").get(pk=pk, club__in=clubs)
+    except model.DoesNotExist:
+        raise Http404(f"No such {model._meta.verbose_name}") from None
+
+
+def season_or_404(request: HttpRequest, pk: int) -> Season:
+    return club_object_or_404(request, Season, pk)
 
 
 def _headers(table: standings.Standings, url: str) -> list[dict]:

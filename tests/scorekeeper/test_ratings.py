@@ -1,4 +1,7 @@
+import io
+
 import pytest
+from django.core.management import call_command
 
 from scorekeeper import ratings, services
 from scorekeeper.models import Result
@@ -138,3 +141,12 @@ def test_the_trend_is_the_change_over_the_last_five_tables():
     results = list(Result.objects.filter(player=seated[0]).order_by("finished_at", "game_id"))
     assert results[-1].trend == pytest.approx(results[-1].rating - results[-5].rating_before)
     assert results[3].trend == pytest.approx(results[3].rating - 0)
+
+
+def test_rebuilding_from_the_rounds_gives_exactly_what_the_services_kept(league):
+    fields = ["place", "place_shared", "total", "rounds", "rounds_won", "may_i_used"]
+    fields += ratings.RATING_FIELDS
+    kept = set(Result.objects.values_list("game", "player", *fields))
+    Result.objects.all().delete()
+    call_command("results_rebuild", stdout=io.StringIO())
+    assert set(Result.objects.values_list("game", "player", *fields)) == kept

@@ -99,7 +99,7 @@ def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Clu
 
 def _results(tables, by_game, hands, rounds: int) -> list[Result]:
     """Each table's results, added up from its hands as the scoreboard does (no bonuses)."""
-    figures = {}
+    figures, left = {}, {}
     for hand in hands:
         total, won, may_i = figures.get(hand.seat_id, (0, 0, 0))
         figures[hand.seat_id] = (
@@ -107,6 +107,7 @@ def _results(tables, by_game, hands, rounds: int) -> list[Result]:
             won + (hand.points == 0),
             may_i + hand.may_i_used,
         )
+        left.setdefault(hand.seat_id, []).append(hand.points)
     results = []
     for game, table in zip(tables, by_game, strict=True):
         totals = {seat.pk: figures[seat.pk][0] for seat in table}
@@ -127,6 +128,10 @@ def _results(tables, by_game, hands, rounds: int) -> list[Result]:
                     rounds=rounds,
                     rounds_won=won,
                     may_i_used=may_i,
+                    points_left=left[seat.pk],
+                    others={
+                        str(other.player_id): placed[other.pk] for other in table if other != seat
+                    },
                 )
             )
     return results
