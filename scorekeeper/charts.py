@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 WIDTH = 360
-LEFT, RIGHT, TOP, BOTTOM = 44, 16, 12, 28
+LEFT, RIGHT, TOP, BOTTOM = 44, 24, 12, 28
 SERIES_STYLES = 6  # series-0 .. series-5 in app.css; more series reuse them
 
 
@@ -136,14 +136,18 @@ def line_chart(
         line.points = " ".join(f"{px},{py}" for px, py, _ in placed)
         line.dots = placed
         lines.append(line)
-    # Label at most about eight x positions so they never overlap on a phone.
+    # Label at most about eight x positions so they never overlap on a phone, and a label only
+    # where it changes (several tables on one day show the day once).
     every = max(1, math.ceil(len(labels) / 8))
+    shown = [
+        i for i, label in enumerate(labels) if i % every == 0 and (i == 0 or label != labels[i - 1])
+    ]
     return LineChart(
         title=title,
         description=description,
         labels=labels,
         lines=lines,
-        x_ticks=[Tick(x(i), label) for i, label in enumerate(labels) if i % every == 0],
+        x_ticks=[Tick(x(i), labels[i]) for i in shown],
         y_ticks=[Tick(y(value), _number(value)) for value in ticks],
         height=height,
     )

@@ -36,7 +36,7 @@ def test_a_line_chart_puts_the_lowest_tick_at_the_bottom_and_skips_missing_value
     ann, ben = chart.lines
     bottom, top = chart.y_ticks[0].position, chart.y_ticks[-1].position
     assert [dot[1] for dot in ann.dots] == [bottom, (bottom + top) / 2, top]
-    assert [dot[0] for dot in ann.dots] == [chart.plot_left, 194.0, chart.plot_right]
+    assert [dot[0] for dot in ann.dots] == [chart.plot_left, 190.0, chart.plot_right]
     assert len(ben.dots) == 2 and ben.points.count(",") == 2
     assert (ann.style, ben.style) == (0, 1)
 
@@ -79,6 +79,16 @@ def _series(*rows):
         {"finished_at": day + timedelta(days=7 * n), "total": total, "rating": rating}
         for n, (total, rating) in enumerate(rows)
     ]
+
+
+def test_a_day_with_several_tables_is_labelled_once():
+    chart = charts.line_chart(
+        title="t", description="d", labels=["1 Nov", "1 Nov", "8 Nov"], series=[("A", [1, 2, 3])]
+    )
+    assert [tick.label for tick in chart.x_ticks] == ["1 Nov", "8 Nov"]
+    html = render_to_string("chart.html", {"chart": chart, "chart_id": "c"})
+    assert 'class="legend"' not in html  # one line needs no legend
+    assert html.count('<th scope="col">1 Nov</th>') == 2  # the table keeps every column
 
 
 def test_a_players_totals_and_rating_are_two_charts():
