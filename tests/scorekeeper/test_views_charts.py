@@ -53,8 +53,16 @@ def test_standings_chart_wins_per_player(client, first):
     assert "Wins per player" in partial
 
 
+def test_standings_offer_their_scores_as_csv(client, first):
+    page = client.get(reverse("club_standings", args=[first.club.pk])).content.decode()
+    assert reverse("club_export_csv", args=[first.club.pk]) in page
+    page = client.get(first.season.get_absolute_url()).content.decode()
+    assert reverse("season_export_csv", args=[first.club.pk, first.season.pk]) in page
+
+
 def test_shared_standings_show_the_chart_without_an_account(client, first):
     season = seasons.season_share(season=first.season)
     client.logout()
     page = client.get(reverse("shared_standings", args=[season.share_token])).content.decode()
     assert "Wins per player" in page
+    assert "export.csv" not in page  # the scores download needs an account
