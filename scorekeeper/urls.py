@@ -1,7 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from .views import accounts, checker, clubs, games, health, players, profiles, seasons
+from .views import (
+    accounts,
+    checker,
+    clubs,
+    games,
+    health,
+    melds,
+    photos,
+    players,
+    profiles,
+    seasons,
+)
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -24,15 +35,15 @@ urlpatterns = [
     path("tables/<int:pk>/went-out/", games.went_out, name="went_out"),
     path("tables/<int:pk>/score/", games.score, name="score"),
     path("tables/<int:pk>/undo/", games.undo, name="undo"),
-    path("tables/<int:pk>/score/photo/", games.score_photo, name="score_photo"),
+    path("tables/<int:pk>/score/photo/", photos.score_photo, name="score_photo"),
     path("tables/<int:pk>/rounds/<int:number>/edit/", games.round_edit, name="round_edit"),
     path("tables/<int:pk>/history/", games.history, name="history"),
     path("tables/<int:pk>/check/", checker.table_check, name="table_check"),
-    path("tables/<int:pk>/melds/", checker.melds_record, name="melds_record"),
-    path("tables/<int:pk>/lay-off/", checker.lay_off, name="lay_off"),
-    path("tables/<int:pk>/photos/", checker.table_photo, name="table_photo"),
-    path("photos/<int:pk>/", checker.photo_image, name="photo"),
-    path("photos/<int:pk>/delete/", checker.photo_delete, name="photo_delete"),
+    path("tables/<int:pk>/melds/", melds.melds_record, name="melds_record"),
+    path("tables/<int:pk>/lay-off/", melds.lay_off, name="lay_off"),
+    path("tables/<int:pk>/photos/", photos.table_photo, name="table_photo"),
+    path("photos/<int:pk>/", photos.photo_image, name="photo"),
+    path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
     path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),
     path("seasons/<int:pk>/standings/", seasons.season_standings, name="season_standings"),
     path("seasons/<int:pk>/close/", seasons.season_close, name="season_close"),
@@ -43,5 +54,5 @@ urlpatterns = [
     path("tables/<int:pk>/play-again/", seasons.play_again, name="play_again"),
     path("check/", checker.checker, name="checker"),
     path("check/preview/", checker.cards_preview, name="cards_preview"),
-    path("profiles/<int:pk>/summary/", checker.rules_summary, name="rules_summary"),
+    path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),
 ]

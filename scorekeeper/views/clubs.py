@@ -1,20 +1,13 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import seasons, selectors, services, standings
+from scorekeeper import services, standings
 from scorekeeper.forms import ClubForm, GameStartForm, JoinForm, PlayerForm, SeasonForm
 from scorekeeper.models import Club, Game
-
-
-def club_or_404(request: HttpRequest, pk: int) -> Club:
-    """The club, if the signed-in user is one of its members; anything else is a 404."""
-    try:
-        return selectors.club_for_user(request.user, pk)
-    except Club.DoesNotExist:
-        raise Http404("No such club") from None
+from scorekeeper.views.access import club_or_404
 
 
 @require_GET
@@ -63,7 +56,7 @@ def _club_page(request, club, *, player_form=None, season_form=None, status=200)
         "club": club,
         "players": club.players.all(),
         "seasons": club.seasons.all(),
-        "current_season": standings.season_current(club),
+        "current_season": club.seasons.current(),
         "profiles": club.profiles.all(),
         "games": standings.club_tables(club=club, page=request.GET.get("page")),
         "player_form": player_form or PlayerForm(),
@@ -108,7 +101,7 @@ def season_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
-            seasons.season_create(club=club, **form.cleaned_data)
+            services.season_create(club=club, **form.cleaned_data)
         except services.ActionRefused as refusal:
             form.add_error("name", str(refusal))
         else:

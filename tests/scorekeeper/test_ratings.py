@@ -3,8 +3,10 @@ import io
 import pytest
 from django.core.management import call_command
 
-from scorekeeper import ratings, services
+import rules
+from scorekeeper import services
 from scorekeeper.models import Result
+from scorekeeper.services import ratings
 from tests.factories import finish_game, make_club, make_game, make_player
 
 pytestmark = pytest.mark.django_db
@@ -72,9 +74,9 @@ def test_editing_a_finished_round_rerates_that_table_and_every_later_one(league)
         round_=round_,
         went_out=seats[3],
         entries={
-            seats[0].pk: services.HandEntry(points=200),
-            seats[1].pk: services.HandEntry(points=5),
-            seats[2].pk: services.HandEntry(points=10),
+            seats[0].pk: rules.HandEntry(points=200),
+            seats[1].pk: rules.HandEntry(points=5),
+            seats[2].pk: rules.HandEntry(points=10),
         },
         user=second.created_by,
     )
@@ -112,8 +114,8 @@ def test_undoing_a_tables_last_save_takes_its_results_away_and_rerates_the_later
         game=third,
         version=third.version,
         entries={
-            seats[0].pk: services.HandEntry(points=5),
-            seats[1].pk: services.HandEntry(points=10),
+            seats[0].pk: rules.HandEntry(points=5),
+            seats[1].pk: rules.HandEntry(points=10),
         },
         user=third.created_by,
     )

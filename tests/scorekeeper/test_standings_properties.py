@@ -52,7 +52,7 @@ def _play(game: Game, plan) -> None:
         )
         others = [seat for seat in seats if seat.position != went_out]
         entries = {
-            seat.pk: services.HandEntry(points=value)
+            seat.pk: rules.HandEntry(points=value)
             for seat, value in zip(others, points, strict=False)
         }
         game.refresh_from_db()

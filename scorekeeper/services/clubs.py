@@ -1,0 +1,110 @@
+"""Clubs, their players, seasons and rule profiles, and starting a table."""
+
+from datetime import date
+
+from django.db import transaction
+from django.utils import timezone
+
+import rules
+from scorekeeper.models import Club, Game, Membership, Player, RulesProfile, Season, Seat
+
+from .refusals import ActionRefused
+from .tables import round_deal
+
+
+@transaction.atomic
+def club_create(*, user, name: str) -> Club:
+    """A new club with its creator as member, the seed rules and a season for this year."""
+    club = Club.objects.create(name=name)
+    Membership.objects.create(club=club, user=user)
+    RulesProfile.objects.create(
+        club=club, name=RulesProfile.SEED_NAME, settings=rules.HouseRules().to_dict()
+    )
+    today = timezone.localdate()
+    Season.objects.create(club=club, name=str(today.year), starts_on=date(today.year, 1, 1))
+    return club
+
+
+@transaction.atomic
+def club_join(*, user, invite_code: str) -> Club:
+    club = Club.objects.filter(invite_code=invite_code.strip()).first()
+    if club is None:
+        raise ActionRefused("No club has that invite code. Check it with a member of the club.")
+    Membership.objects.get_or_create(club=club, user=user)
+    return club
+
+
+@transaction.atomic
+def player_create(*, club: Club, name: str) -> Player:
+    name = " ".join(name.split())
+    if club.players.filter(name__iexact=name).exists():
+        raise ActionRefused(f"{club} already has a player called {name}.")
+    return Player.objects.create(club=club, name=name)
+
+
+@transaction.atomic
+def season_create(*, club: Club, name: str, starts_on: date, ends_on: date | None = None) -> Season:
+    """A new season of the club; `ends_on` (optional) is the first day it is over."""
+    if club.seasons.filter(name=name).exists():
+        raise ActionRefused(f"{club} already has a season called {name}.")
+    if ends_on is not None and ends_on < starts_on:
+        raise ActionRefused("A season cannot end before it starts.")
+    return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
+
+
+@transaction.atomic
+def profile_save(
+    *, club: Club, name: str, house_rules: rules.HouseRules, profile: RulesProfile | None = None
+) -> RulesProfile:
+    """Create or update a rule profile. Tables already started keep their own copy of the rules."""
+    clash = club.profiles.filter(name=name)
+    if profile is not None:
+        clash = clash.exclude(pk=profile.pk)
+    if clash.exists():
+        raise ActionRefused(f"{club} already has a rule profile called {name}.")
+    if profile is None:
+        profile = RulesProfile(club=club)
+    profile.name = name
+    profile.settings = house_rules.to_dict()
+    profile.save()
+    return profile
+
+
+@transaction.atomic
+def game_start(
+    *,
+    club: Club,
+    user,
+    players: list[Player],
+    first_dealer: int,
+    season: Season,
+    profile: RulesProfile | None,
+    house_rules: rules.HouseRules | None = None,
+) -> Game:
+    """Seat the players in the order given and deal contract 1, under the profile's rules or
+    `house_rules` when given (a table played again keeps its own copy)."""
+    house_rules = house_rules or profile.house_rules
+    if len(set(players)) != len(players):
+        raise ActionRefused("Each player can sit at the table only once.")
+    if not house_rules.min_players <= len(players) <= house_rules.max_players:
+        raise ActionRefused(
+            f"These rules are for {house_rules.min_players} to {house_rules.max_players} players; "
+            f"you picked {len(players)}."
+        )
+    if not 0 <= first_dealer < len(players):
+        raise ActionRefused("The first dealer must be one of the players at the table.")
+    if any(player.club_id != club.pk for player in players) or season.club_id != club.pk:
+        raise ActionRefused("Players and season must belong to this club.")
+    game = Game.objects.create(
+        club=club,
+        season=season,
+        profile=profile,
+        rules=house_rules.to_dict(),
+        first_dealer=first_dealer,
+        created_by=user,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, player=player, position=position) for position, player in enumerate(players)
+    )
+    round_deal(game=game, number=1)
+    return game
