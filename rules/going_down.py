@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
 
 from .cards import JOKER, RANK_PLURAL, RANK_VALUE, SUIT_NAME, SUITS, VALUE_RANK, Card
-from .house_rules import Contract, HouseRules, RulesError
+from .contracts import Contract, RulesError
+from .house_rules import HouseRules
 from .melds import (
     DEFAULT_RULES,
     Meld,

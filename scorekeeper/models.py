@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import F
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 
 from rules import Card, HouseRules, parse_cards
 
@@ -81,6 +82,10 @@ class SeasonQuerySet(models.QuerySet):
     def running_on(self, day):
         """Seasons started by `day` and not ended: `ends_on` is the first day a season is over."""
         return self.filter(starts_on__lte=day).exclude(ends_on__lte=day)
+
+    def current(self):
+        """The newest season that has started and not ended: where new tables go by default."""
+        return self.running_on(timezone.localdate()).first()
 
 
 class Season(models.Model):
@@ -249,7 +254,19 @@ class Hand(models.Model):
         return f"{self.seat.player} in contract {self.round.number}"
 
 
-class Event(models.Model):
+class Recorded(models.Model):
+    """Something done at a table: who did it, and when."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class Event(Recorded):
     """The table's history: every action and every score change, with what it was and became."""
 
     class Kind(models.TextChoices):
@@ -281,10 +298,6 @@ class Event(models.Model):
     undoes = models.OneToOneField(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="undone_by"
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]
@@ -324,7 +337,7 @@ class TableMeld(models.Model):
         return parse_cards(self.cards)
 
 
-class Check(models.Model):
+class Check(Recorded):
     """A question asked of the meld checker at a table, and its answer: kept for disputes."""
 
     class Question(models.TextChoices):
@@ -343,10 +356,6 @@ class Check(models.Model):
     )
     ok = models.BooleanField()
     answer = models.TextField()
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]
@@ -355,7 +364,7 @@ class Check(models.Model):
         return f"{self.get_question_display()} {self.cards}: {'yes' if self.ok else 'no'}"
 
 
-class Photo(models.Model):
+class Photo(Recorded):
     """A photo of cards taken at a table, as stored: upright, re-encoded, without EXIF data."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="photos")
@@ -368,10 +377,6 @@ class Photo(models.Model):
     height = models.PositiveIntegerField()
     # What the recognizer read: [{"card": "10H", "confidence": 0.97, "box": [x0, y0, x1, y1]}].
     detections = models.JSONField(default=list)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]

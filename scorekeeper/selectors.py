@@ -10,11 +10,6 @@ from rules.standings import places
 from .models import Club, Event, Game, Hand, Round, Seat
 
 
-def club_for_user(user, pk: int) -> Club:
-    """The club, if the user belongs to it (views turn DoesNotExist into a 404)."""
-    return Club.objects.for_user(user).get(pk=pk)
-
-
 def games_for_club(club: Club):
     return (
         club.games.select_related("season", "profile")

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
-from django.utils import timezone
 
 from .models import Club, Player, Result, Round, Season, Seat
 
@@ -89,11 +88,6 @@ class Standings:
     def wins_series(self) -> list[tuple[str, int]]:
         """Wins per player, for the standings chart."""
         return [(line.player.name, line.wins) for line in self.lines]
-
-
-def season_current(club: Club) -> Season | None:
-    """The newest season that has started and not ended: where new tables go by default."""
-    return club.seasons.running_on(timezone.localdate()).first()
 
 
 def _scoped(results, season: Season | None):

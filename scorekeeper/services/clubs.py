@@ -43,6 +43,16 @@ def player_create(*, club: Club, name: str) -> Player:
 
 
 @transaction.atomic
+def season_create(*, club: Club, name: str, starts_on: date, ends_on: date | None = None) -> Season:
+    """A new season of the club; `ends_on` (optional) is the first day it is over."""
+    if club.seasons.filter(name=name).exists():
+        raise ActionRefused(f"{club} already has a season called {name}.")
+    if ends_on is not None and ends_on < starts_on:
+        raise ActionRefused("A season cannot end before it starts.")
+    return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
+
+
+@transaction.atomic
 def profile_save(
     *, club: Club, name: str, house_rules: rules.HouseRules, profile: RulesProfile | None = None
 ) -> RulesProfile:

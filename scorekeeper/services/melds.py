@@ -28,14 +28,9 @@ def melds_record(*, game: Game, seat: Seat, melds: list[list[rules.Card]], user)
     if no_discard(game, round_):
         return round_end(game, round_, seat, user, melds=laid)
     shown = " | ".join(meld.cards for meld in laid)
+    description = f"{seat.player} went down: {shown}"
     return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.WENT_DOWN,
-        user=user,
-        description=f"{seat.player} went down: {shown}",
-        seat=seat,
-        after=melds_laid(laid),
+        game, round_, Event.Kind.WENT_DOWN, user, description, seat=seat, after=melds_laid(laid)
     )
 
 
@@ -66,18 +61,10 @@ def meld_lay_off(*, game: Game, seat: Seat, meld: TableMeld, cards: list[rules.C
     if not hand_of(round_, seat).went_down:
         raise ActionRefused(f"{seat.player} has not gone down yet, so cannot lay off.")
     before, after = _meld_extend(game, meld, cards)
-    return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.LAID_OFF,
-        user=user,
-        description=(
-            f"{seat.player} laid off {rules.format_cards(cards)} on {meld.owner.player}'s {before}"
-        ),
-        seat=seat,
-        before=meld_cards(meld, before),
-        after=meld_cards(meld, after),
-    )
+    laid = rules.format_cards(cards)
+    description = f"{seat.player} laid off {laid} on {meld.owner.player}'s {before}"
+    changed = {"before": meld_cards(meld, before), "after": meld_cards(meld, after)}
+    return event_record(game, round_, Event.Kind.LAID_OFF, user, description, seat=seat, **changed)
 
 
 @table_write
@@ -89,14 +76,9 @@ def shanghai_claim_onto(
     if discarder == seat:
         raise ActionRefused("A player cannot claim their own discard.")
     before, after = _meld_extend(game, meld, [card])
+    description = f"{seat.player} claimed {discarder.player}'s {card} onto {before}: Shanghai!"
+    changed = {"before": meld_cards(meld, before), "after": meld_cards(meld, after)}
+    kind = Event.Kind.SHANGHAI_CLAIM
     return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.SHANGHAI_CLAIM,
-        user=user,
-        description=f"{seat.player} claimed {discarder.player}'s {card} onto {before}: Shanghai!",
-        seat=seat,
-        other_seat=discarder,
-        before=meld_cards(meld, before),
-        after=meld_cards(meld, after),
+        game, round_, kind, user, description, seat=seat, other_seat=discarder, **changed
     )

@@ -3,10 +3,11 @@
 from django.utils import timezone
 
 import rules
-from scorekeeper import ratings, selectors
+from scorekeeper import selectors
 from scorekeeper.models import Event, Game, Round, Seat
 
 from .events import event_record, round_hands
+from .ratings import results_refresh
 from .refusals import ActionRefused
 from .tables import current_round, round_deal, table_write
 
@@ -99,20 +100,15 @@ def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Rou
     round_.finished_at = timezone.now()
     round_.save(update_fields=["finished_at"])
     summary = _scores_summary(round_, scored, house_rules)
-    event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.ROUND_SCORED,
-        user=user,
-        description=f"Contract {round_.number} scored: {summary}",
-        after=round_hands(round_, scored),
-    )
+    description = f"Contract {round_.number} scored: {summary}"
+    after = round_hands(round_, scored)
+    event_record(game, round_, Event.Kind.ROUND_SCORED, user, description, after=after)
     if round_.number < len(house_rules.contracts):
         round_deal(game=game, number=round_.number + 1)
     else:
         game.finished_at = timezone.now()
         game.save(update_fields=["finished_at"])
-        ratings.results_refresh(game=game)
+        results_refresh(game=game)
     return round_
 
 
@@ -144,6 +140,8 @@ def round_edit(
         hand.cards, hand.points = scored[hand.seat_id]
         hand.save(update_fields=["cards", "points"])
     round_.save(update_fields=["went_out", "rummy"])
+    if game.finished_at:
+        results_refresh(game=game)
     names = _seat_names(round_)
     changes = [
         f"{names[int(seat_id)]} {before[seat_id][1]} → {after[seat_id][1]}"
@@ -155,14 +153,6 @@ def round_edit(
     if before["rummy"] != after["rummy"]:
         changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
     changes = ", ".join(changes)
-    if game.finished_at:
-        ratings.results_refresh(game=game)
-    return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.SCORE_EDITED,
-        user=user,
-        description=f"Contract {round_.number} scores edited: {changes}",
-        before=before,
-        after=after,
-    )
+    description = f"Contract {round_.number} scores edited: {changes}"
+    kind = Event.Kind.SCORE_EDITED
+    return event_record(game, round_, kind, user, description, before=before, after=after)

@@ -86,14 +86,8 @@ def may_i_spend(*, game: Game, seat: Seat, user) -> Event:
         )
     hand.may_i_used += 1
     hand.save(update_fields=["may_i_used"])
-    return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.MAY_I,
-        user=user,
-        description=(f"{seat.player} called May I? ({hand.may_i_limit - hand.may_i_used} left)"),
-        seat=seat,
-    )
+    description = f"{seat.player} called May I? ({hand.may_i_limit - hand.may_i_used} left)"
+    return event_record(game, round_, Event.Kind.MAY_I, user, description, seat=seat)
 
 
 @table_write
@@ -108,12 +102,7 @@ def hand_mark_down(*, game: Game, seat: Seat, user) -> Event:
     if no_discard(game, round_):
         return round_end(game, round_, seat, user)
     return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.WENT_DOWN,
-        user=user,
-        description=f"{seat.player} went down",
-        seat=seat,
+        game, round_, Event.Kind.WENT_DOWN, user, f"{seat.player} went down", seat=seat
     )
 
 
@@ -128,13 +117,7 @@ def round_end(game: Game, round_: Round, seat: Seat, user, *, melds=()) -> Event
     elif no_discard(game, round_):
         description += " with the whole hand"
     return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.WENT_OUT,
-        user=user,
-        description=description,
-        seat=seat,
-        after=melds_laid(melds),
+        game, round_, Event.Kind.WENT_OUT, user, description, seat=seat, after=melds_laid(melds)
     )
 
 
@@ -143,28 +126,16 @@ def shanghai_record(*, game: Game, seat: Seat, discarder: Seat | None, user) -> 
     """A Shanghai call: `seat` claimed `discarder`'s discard, or protected its own discard."""
     round_ = round_in_play(game)
     if discarder is None or discarder == seat:
-        return event_record(
-            game=game,
-            round_=round_,
-            kind=Event.Kind.SHANGHAI_PROTECT,
-            user=user,
-            description=f"{seat.player} called Shanghai on their own discard",
-            seat=seat,
-        )
+        description = f"{seat.player} called Shanghai on their own discard"
+        return event_record(game, round_, Event.Kind.SHANGHAI_PROTECT, user, description, seat=seat)
     if not round_.hands.filter(went_down=True).exists():
         raise ActionRefused(
             f"Nobody has gone down yet, so no meld is on the table to lay {discarder.player}'s "
             "discard on: it cannot be a Shanghai."
         )
-    return event_record(
-        game=game,
-        round_=round_,
-        kind=Event.Kind.SHANGHAI_CLAIM,
-        user=user,
-        description=f"{seat.player} claimed {discarder.player}'s discard: Shanghai!",
-        seat=seat,
-        other_seat=discarder,
-    )
+    description = f"{seat.player} claimed {discarder.player}'s discard: Shanghai!"
+    kind = Event.Kind.SHANGHAI_CLAIM
+    return event_record(game, round_, kind, user, description, seat=seat, other_seat=discarder)
 
 
 @table_write

@@ -3,9 +3,10 @@ event, each reading the payload that kind's builder in `events` wrote."""
 
 from django.db.models import F, Q
 
-from scorekeeper import ratings
 from scorekeeper.models import Event, Game, Hand, Round, TableMeld
 
+from .events import event_record
+from .ratings import results_refresh
 from .refusals import ActionRefused
 from .tables import table_write
 
@@ -59,6 +60,7 @@ def _round_scored_undo(game: Game, event: Event) -> None:
     if game.finished_at:
         game.finished_at = None
         game.save(update_fields=["finished_at"])
+        results_refresh(game=game)
 
 
 def _score_edited_undo(game: Game, event: Event) -> None:
@@ -70,6 +72,8 @@ def _score_edited_undo(game: Game, event: Event) -> None:
     for hand in round_.hands.all():
         hand.cards, hand.points = hands[hand.seat_id]
         hand.save(update_fields=["cards", "points"])
+    if game.finished_at:
+        results_refresh(game=game)
 
 
 UNDO = {
@@ -96,14 +100,7 @@ def action_undo(*, game: Game, user) -> Event:
     if last is None:
         raise ActionRefused("There is nothing to undo.")
     UNDO[last.kind](game, last)
-    if last.kind in (Event.Kind.ROUND_SCORED, Event.Kind.SCORE_EDITED):
-        ratings.results_refresh(game=game)
-    return Event.objects.create(
-        game=game,
-        round=last.round,
-        kind=Event.Kind.UNDO,
-        seat=last.seat,
-        description=f"Undid: {last.description}",
-        undoes=last,
-        created_by=user,
+    description = f"Undid: {last.description}"
+    return event_record(
+        game, last.round, Event.Kind.UNDO, user, description, seat=last.seat, undoes=last
     )

@@ -2,7 +2,7 @@
 contract, rules and melds, where every question asked is kept."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -10,7 +10,7 @@ import rules
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, melds_clean
 from scorekeeper.models import Check, Club, RulesProfile
-from scorekeeper.views.access import game_or_404, table_photo_or_none
+from scorekeeper.views.access import game_in_play_or_404, table_photo_or_none
 
 
 def checker_page(request, context, *, status=200):
@@ -58,10 +58,7 @@ def checker(request: HttpRequest) -> HttpResponse:
 def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The checker at a table: the round's contract, the table's rules and melds; every question
     asked here is kept in the round's history."""
-    game = game_or_404(request, pk)
-    board = selectors.game_board(game)
-    if board.current is None:
-        raise Http404("This game is over")
+    game, board = game_in_play_or_404(request, pk)
     melds = selectors.table_melds(board.current)
     form = CheckForm(
         request.POST or None,

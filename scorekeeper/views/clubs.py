@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import seasons, services, standings
+from scorekeeper import services, standings
 from scorekeeper.forms import ClubForm, GameStartForm, JoinForm, PlayerForm, SeasonForm
 from scorekeeper.models import Club, Game
 from scorekeeper.views.access import club_or_404
@@ -56,7 +56,7 @@ def _club_page(request, club, *, player_form=None, season_form=None, status=200)
         "club": club,
         "players": club.players.all(),
         "seasons": club.seasons.all(),
-        "current_season": standings.season_current(club),
+        "current_season": club.seasons.current(),
         "profiles": club.profiles.all(),
         "games": standings.club_tables(club=club, page=request.GET.get("page")),
         "player_form": player_form or PlayerForm(),
@@ -101,7 +101,7 @@ def season_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
-            seasons.season_create(club=club, **form.cleaned_data)
+            services.season_create(club=club, **form.cleaned_data)
         except services.ActionRefused as refusal:
             form.add_error("name", str(refusal))
         else:

@@ -2,13 +2,13 @@
 Shanghai claim laid onto a meld."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from scorekeeper import selectors, services
+from scorekeeper import services
 from scorekeeper.forms import GoingDownForm, LayOffForm
-from scorekeeper.views.access import game_or_404
+from scorekeeper.views.access import game_in_play_or_404, game_or_404
 from scorekeeper.views.checker import checker_page_refused
 from scorekeeper.views.writes import write_or_refusal
 
@@ -40,10 +40,7 @@ def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def lay_off(request: HttpRequest, pk: int) -> HttpResponse:
     """Cards laid off on a table meld; with a discarder, a Shanghai claim onto that meld."""
-    game = game_or_404(request, pk)
-    board = selectors.game_board(game)
-    if board.current is None:
-        raise Http404("This game is over")
+    game, board = game_in_play_or_404(request, pk)
 
     def write(data):
         played = {

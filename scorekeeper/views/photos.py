@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, row_id
-from scorekeeper.views.access import game_or_404, photo_or_404
+from scorekeeper.views.access import game_in_play_or_404, game_or_404, photo_or_404
 from scorekeeper.views.checker import checker_page
 from scorekeeper.views.games import table_page, table_page_refused
 
@@ -18,10 +18,7 @@ from scorekeeper.views.games import table_page, table_page_refused
 @login_required
 def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
     """Read the cards in a photo taken at the table into the checker, to confirm or correct."""
-    game = game_or_404(request, pk)
-    board = selectors.game_board(game)
-    if board.current is None:
-        raise Http404("This game is over")
+    game, board = game_in_play_or_404(request, pk)
     melds = selectors.table_melds(board.current)
     photo_form = PhotoForm(request.POST, request.FILES)
     photo = None

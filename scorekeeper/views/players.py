@@ -7,14 +7,13 @@ from django.views.decorators.http import require_GET
 
 from scorekeeper import standings
 from scorekeeper.forms import row_id
-from scorekeeper.models import Player
-from scorekeeper.views.seasons import club_object_or_404
+from scorekeeper.views.access import player_or_404
 
 
 @require_GET
 @login_required
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    player = club_object_or_404(request, Player, pk)
+    player = player_or_404(request, pk)
     seasons = list(player.club.seasons.all())
     # ?season=<id> of one of the club's seasons; anything else shows all time.
     chosen = row_id(request.GET.get("season"))

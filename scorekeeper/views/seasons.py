@@ -5,31 +5,15 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper import seasons, services, standings
+from scorekeeper import services, standings
 from scorekeeper.forms import StandingsForm
-from scorekeeper.models import Club, Season
-from scorekeeper.views.clubs import club_or_404
-from scorekeeper.views.games import game_or_404
-
-
-def club_object_or_404[M: Model](request: HttpRequest, model: type[M], pk: int) -> M:
-    """A season, player... with its club, if the club is one of the signed-in user's; anything
-    else is a 404."""
-    try:
-        clubs = Club.objects.for_user(request.user)
-        return model.objects.select_related("club").get(pk=pk, club__in=clubs)
-    except model.DoesNotExist:
-        raise Http404(f"No such {model._meta.verbose_name}") from None
-
-
-def season_or_404(request: HttpRequest, pk: int) -> Season:
-    return club_object_or_404(request, Season, pk)
+from scorekeeper.models import Season
+from scorekeeper.views.access import club_or_404, game_or_404, season_or_404
 
 
 def _headers(table: standings.Standings, url: str) -> list[dict]:
@@ -107,14 +91,14 @@ def _season_write(request, pk, service, done: str) -> HttpResponse:
 @require_POST
 @login_required
 def season_close(request: HttpRequest, pk: int) -> HttpResponse:
-    return _season_write(request, pk, seasons.season_close, "{season} is closed: it ended today.")
+    return _season_write(request, pk, services.season_close, "{season} is closed: it ended today.")
 
 
 @require_POST
 @login_required
 def season_share(request: HttpRequest, pk: int) -> HttpResponse:
     return _season_write(
-        request, pk, seasons.season_share, "Anyone with the link can now see {season}'s standings."
+        request, pk, services.season_share, "Anyone with the link can now see {season}'s standings."
     )
 
 
@@ -122,7 +106,7 @@ def season_share(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def season_unshare(request: HttpRequest, pk: int) -> HttpResponse:
     return _season_write(
-        request, pk, seasons.season_unshare, "The link to {season}'s standings no longer works."
+        request, pk, services.season_unshare, "The link to {season}'s standings no longer works."
     )
 
 
@@ -131,7 +115,7 @@ def season_unshare(request: HttpRequest, pk: int) -> HttpResponse:
 def play_again(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk)
     try:
-        new_game = seasons.game_play_again(game=game, user=request.user)
+        new_game = services.game_play_again(game=game, user=request.user)
     except services.ActionRefused as refusal:
         messages.error(request, str(refusal))
         return redirect(game)

@@ -8,7 +8,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 
 import rules
-from scorekeeper import archive, seasons, services
+from scorekeeper import archive, services
 from scorekeeper.models import Club, Event, Seat, TableMeld
 from tests.factories import make_club, make_game, make_user, play_round
 
@@ -31,7 +31,7 @@ def make_lived_in_club():
     ann, bob = make_user("ann-archive"), make_user("bob-archive")
     club = make_club(ann, name="Thursday Night")
     services.club_join(user=bob, invite_code=club.invite_code)
-    seasons.season_create(club=club, name="Winter", starts_on="2026-01-05")
+    services.season_create(club=club, name="Winter", starts_on="2026-01-05")
     services.profile_save(club=club, name="Quick", house_rules=rules.HouseRules(may_i_limit=3))
     game = make_game(club, players=4, user=ann)
     seats = _seats(game)
@@ -75,7 +75,7 @@ def make_lived_in_club():
     finished = make_game(club, players=3, user=ann)
     for went_out in [0, 1, 2, 0, 1, 2, 0]:
         play_round(finished, went_out=went_out, points=[10, 20], user=ann)
-    seasons.season_share(season=finished.season)
+    services.season_share(season=finished.season)
     other = make_game(club, players=3, user=bob)
     services.melds_record(
         game=other,

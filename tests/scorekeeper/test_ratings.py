@@ -4,8 +4,9 @@ import pytest
 from django.core.management import call_command
 
 import rules
-from scorekeeper import ratings, services
+from scorekeeper import services
 from scorekeeper.models import Result
+from scorekeeper.services import ratings
 from tests.factories import finish_game, make_club, make_game, make_player
 
 pytestmark = pytest.mark.django_db

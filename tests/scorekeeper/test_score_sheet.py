@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from scorekeeper import score_sheet, seasons
+from scorekeeper import score_sheet, services
 from scorekeeper.models import Player
 from tests.factories import make_club, make_game, play_round
 
@@ -38,7 +38,7 @@ def test_one_row_per_player_per_finished_round():
 
 def test_a_season_sheet_holds_only_that_seasons_tables():
     club = make_club()
-    winter = seasons.season_create(club=club, name="Winter", starts_on="2025-10-01")
+    winter = services.season_create(club=club, name="Winter", starts_on="2025-10-01")
     play_round(make_game(club, players=3))
     winter_game = make_game(club, players=4)
     winter_game.season = winter

@@ -26,8 +26,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from rules.standings import places
-from scorekeeper import ratings, services
+from scorekeeper import services
 from scorekeeper.models import Club, Game, Hand, Result, Round, Seat
+from scorekeeper.services.ratings import ratings_rate
 
 PLAYERS = 12
 SEATS = 5
@@ -92,7 +93,7 @@ def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Clu
         ]
         Hand.objects.bulk_create(hands, batch_size=2000)
         results.extend(_results(tables, by_game, hands, len(house_rules.contracts)))
-    ratings.ratings_rate(results)
+    ratings_rate(results)
     Result.objects.bulk_create(results, batch_size=2000)
     return club
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from scorekeeper import ratings
+from scorekeeper import services
 from scorekeeper.models import Club
 
 
@@ -12,5 +12,5 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         for club in Club.objects.all():
-            count = ratings.results_rebuild(club=club)
+            count = services.results_rebuild(club=club)
             self.stdout.write(f"{club}: {count} results")

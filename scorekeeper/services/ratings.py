@@ -14,8 +14,8 @@ from django.db import transaction
 from django.db.models import Count, Q
 from openskill.models import PlackettLuce
 
-from . import selectors
-from .models import Club, Event, Game, Result
+from scorekeeper import selectors
+from scorekeeper.models import Club, Event, Game, Result
 
 MODEL = PlackettLuce()
 # (mu, sigma) of a player yet to finish a table. Ratings are kept as plain pairs: openskill's

@@ -1,24 +1,15 @@
-"""Writes about seasons: creating and closing them, sharing their standings by a link, and
+"""Seasons closed and shared (created with the clubs), sharing their standings by a link, and
 starting the next table of a finished one."""
 
 import secrets
-from datetime import date
 
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Club, Game, Season
-from .services import ActionRefused, game_start
+from scorekeeper.models import Game, Season
 
-
-@transaction.atomic
-def season_create(*, club: Club, name: str, starts_on: date, ends_on: date | None = None) -> Season:
-    """A new season of the club; `ends_on` (optional) is the first day it is over."""
-    if club.seasons.filter(name=name).exists():
-        raise ActionRefused(f"{club} already has a season called {name}.")
-    if ends_on is not None and ends_on < starts_on:
-        raise ActionRefused("A season cannot end before it starts.")
-    return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
+from .clubs import game_start
+from .refusals import ActionRefused
 
 
 @transaction.atomic

@@ -1,0 +1,51 @@
+"""Forms clean what players type and say what is wrong in their words; services decide the rest.
+
+One module a subject: clubs (accounts, clubs, players, seasons, starting a table, importing a
+club), tables (the round screen's taps and score entry), profiles, checks (the meld checker) and
+photos."""
+
+from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
+from .clubs import (
+    ClubForm,
+    ClubImportForm,
+    GameStartForm,
+    JoinForm,
+    PlayerForm,
+    SeasonForm,
+    SignupForm,
+    StandingsForm,
+)
+from .photos import PhotoForm, photo_clean
+from .profiles import ProfileForm
+from .tables import (
+    ScoreForm,
+    SeatActionForm,
+    ShanghaiForm,
+    VersionedForm,
+    WentOutForm,
+    row_id,
+)
+
+__all__ = [
+    "CheckForm",
+    "ClubForm",
+    "ClubImportForm",
+    "GameStartForm",
+    "GoingDownForm",
+    "JoinForm",
+    "LayOffForm",
+    "PhotoForm",
+    "PlayerForm",
+    "ProfileForm",
+    "ScoreForm",
+    "SeasonForm",
+    "SeatActionForm",
+    "ShanghaiForm",
+    "SignupForm",
+    "StandingsForm",
+    "VersionedForm",
+    "WentOutForm",
+    "melds_clean",
+    "photo_clean",
+    "row_id",
+]

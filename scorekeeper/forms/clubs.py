@@ -1,0 +1,148 @@
+"""Accounts, clubs, their players and seasons, starting a table, and importing a club."""
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
+
+from scorekeeper.models import Club, RulesProfile, Season
+
+
+class SignupForm(UserCreationForm):
+    pass
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Club name")
+
+
+class JoinForm(forms.Form):
+    invite_code = forms.CharField(max_length=20, label="Invite code")
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(
+        max_length=40,
+        label="Player name",
+        widget=forms.TextInput(
+            attrs={"placeholder": "New player's name", "aria-label": "Player name"}
+        ),
+    )
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=60)
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(
+        required=False,
+        label="Ends on (optional)",
+        help_text="The first day the season is over; leave empty and close it when it is.",
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")
+        if starts_on and ends_on and ends_on < starts_on:
+            self.add_error("ends_on", "A season cannot end before it starts.")
+        return cleaned
+
+
+class StandingsForm(forms.Form):
+    """How the standings are shown: the column sorted on, and the fewest games to be placed."""
+
+    sort = forms.CharField(required=False, max_length=20)
+    min_games = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        label="At least this many games",
+        error_messages={"invalid": "Enter a whole number of games, like 3."},
+    )
+
+    def options(self) -> dict:
+        """The options asked for, with the defaults in place of anything unreadable."""
+        cleaned = self.cleaned_data if self.is_valid() else {}
+        return {"sort": cleaned.get("sort") or "place", "min_games": cleaned.get("min_games") or 1}
+
+
+SEATS = 5
+
+
+class GameStartForm(forms.Form):
+    """Players in seating order (clockwise), the first dealer, the season and the rules."""
+
+    first_dealer = forms.TypedChoiceField(
+        coerce=int, choices=[(n, f"Seat {n + 1}") for n in range(SEATS)], initial=0
+    )
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
+    profile = forms.ModelChoiceField(
+        queryset=RulesProfile.objects.none(), empty_label=None, label="House rules"
+    )
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = club.players.all()
+        profiles = list(club.profiles.all())
+        self.seats = max([profile.house_rules.max_players for profile in profiles] + [SEATS])
+        for n in range(self.seats):
+            self.fields[f"seat_{n}"] = forms.ModelChoiceField(
+                queryset=players,
+                required=False,
+                label=f"Seat {n + 1}",
+                empty_label="—",
+                error_messages={"invalid_choice": "Pick a player of this club."},
+            )
+        self.order_fields([f"seat_{n}" for n in range(self.seats)])
+        self.fields["first_dealer"].choices = [(n, f"Seat {n + 1}") for n in range(self.seats)]
+        self.fields["season"].error_messages["invalid_choice"] = "Pick one of this club's seasons."
+        self.fields["profile"].error_messages["invalid_choice"] = (
+            "Pick one of this club's rule profiles."
+        )
+        self.fields["season"].queryset = club.seasons.all()
+        self.fields["profile"].queryset = club.profiles.all()
+        self.fields["season"].initial = club.seasons.current()
+        seed = club.profiles.filter(name=RulesProfile.SEED_NAME).first()
+        self.fields["profile"].initial = seed
+
+    @property
+    def seat_fields(self):
+        return [self[f"seat_{n}"] for n in range(self.seats)]
+
+    def clean(self):
+        cleaned = super().clean()
+        extra = [key for key in self.data if key.startswith("seat_") and key not in self.fields]
+        if extra:
+            raise forms.ValidationError(f"These rules seat at most {self.seats} players.")
+        players = [cleaned.get(f"seat_{n}") for n in range(self.seats)]
+        players = [player for player in players if player is not None]
+        if len(set(players)) != len(players):
+            raise forms.ValidationError("Each player can sit at the table only once.")
+        profile = cleaned.get("profile")
+        if profile is not None:
+            house_rules = profile.house_rules
+            if not house_rules.min_players <= len(players) <= house_rules.max_players:
+                raise forms.ValidationError(
+                    f"Pick {house_rules.min_players} to {house_rules.max_players} players "
+                    f"for {profile}; you picked {len(players)}."
+                )
+        if cleaned.get("first_dealer", 0) >= len(players) and players:
+            self.add_error("first_dealer", "The first dealer must be one of the seated players.")
+        cleaned["players"] = players
+        return cleaned
+
+
+class ClubImportForm(forms.Form):
+    document = forms.FileField(
+        label="Club export (.json)",
+        help_text="A file from “Everything (JSON)” of a Shanghai Scorekeeper club.",
+    )
+
+    def clean_document(self):
+        document = self.cleaned_data["document"]
+        limit = settings.CLUB_IMPORT_MAX_BYTES
+        if document.size > limit:
+            raise forms.ValidationError(
+                f"That file is {document.size / 2**20:.1f} MB; a club export here can be at most "
+                f"{limit // 2**20} MB."
+            )
+        return document.read()
