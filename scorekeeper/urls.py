@@ -65,3 +65,5 @@ urlpatterns = [
     path("check/preview/", checker.cards_preview, name="cards_preview"),
     path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),
 ]
+
+handler500 = "scorekeeper.views.errors.server_error"
