@@ -183,7 +183,7 @@ def club_export_json(club: Club) -> str:
     return club_document(club_payload(club))
 
 
-# Import
+# Reading a document (services/imports.py restores it)
 
 
 def document_payload(document: bytes | str) -> dict:

@@ -65,12 +65,10 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
         if kind == "account":
             value = accounts.get(value) if isinstance(value, str) else None
         elif kind == "own":
-            # An undo names an earlier event: set once that one has its id.
-            if value is None:
-                value = rows.id_of(value)
-            else:
+            # An undo names another event: set once every event has its id.
+            if value is not None:
                 own[field.attname] = value
-                value = None
+            value = None
         elif kind == "relation":
             value = restored[field.related_model].id_of(value)
         elif isinstance(value, str) and "\x00" in value:
