@@ -5,6 +5,7 @@ DEBUG only when asked. Production refuses to start on a missing or placeholder s
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -46,14 +47,18 @@ def env_list(name: str, default: str = "") -> list[str]:
 DEBUG = env_bool("DJANGO_DEBUG")
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip()
+# Django's own measure of a weak key (check --deploy): under 50 characters or 5 distinct ones.
+WEAK_SECRET_KEY = len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
 if (
-    not SECRET_KEY
+    WEAK_SECRET_KEY
     or SECRET_KEY == PLACEHOLDER_SECRET_KEY
     or SECRET_KEY.startswith("django-insecure")
 ):
     if not DEBUG:
         raise ImproperlyConfigured(
-            "Set DJANGO_SECRET_KEY to a long random value (or DJANGO_DEBUG=true on a laptop)."
+            "Set DJANGO_SECRET_KEY to a long random value, at least 50 characters (for example "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`), or "
+            "DJANGO_DEBUG=true on a laptop."
         )
     SECRET_KEY = "django-insecure-laptop-only-key-never-used-in-production"
 
@@ -70,20 +75,27 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
 ]
 
 MIDDLEWARE = [
+    "scorekeeper.middleware.health_check",
     "django.middleware.security.SecurityMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scorekeeper.middleware.page_headers",
+    "django_ratelimit.middleware.RatelimitMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+CSRF_FAILURE_VIEW = "scorekeeper.views.errors.csrf_failure"
 
 ROOT_URLCONF = "scorekeeper.urls"
 WSGI_APPLICATION = "scorekeeper.wsgi.application"
@@ -128,9 +140,54 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Password guessers are slowed down: after DJANGO_LOGIN_ATTEMPTS failed logins, from one address
+# or for one account, logins are refused for DJANGO_LOGIN_LOCKOUT_MINUTES (django-axes). Sign-ups,
+# password resets and invite codes are limited per address and per account (django-ratelimit),
+# counted in the database's cache table, which every worker shares. Addresses are REMOTE_ADDR.
+AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_ATTEMPTS", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "429.html"
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "scorekeeper_cache",
+    }
+}
+RATELIMIT_VIEW = "scorekeeper.views.errors.too_many_attempts"
+# django-ratelimit prefers memcached or Redis; a database cache counts a few attempts too few
+# when two arrive at once, which is fine for slowing down guessers, and needs no other server.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+# Password resets: printed on the console unless an SMTP server is named.
+EMAIL_SMTP_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+MAILERS = {
+    "default": (
+        {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": EMAIL_SMTP_HOST,
+                "port": env_int("DJANGO_EMAIL_PORT", 587),
+                "username": os.environ.get("DJANGO_EMAIL_USER", ""),
+                "password": os.environ.get("DJANGO_EMAIL_PASSWORD", ""),
+                "use_tls": env_bool("DJANGO_EMAIL_TLS", True),
+            },
+        }
+        if EMAIL_SMTP_HOST
+        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    )
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "Shanghai Scorekeeper <noreply@localhost>")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
@@ -166,6 +223,18 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "base-uri": [CSP.SELF],
     "object-src": [CSP.NONE],
+}
+
+# Browser features the app may use: the camera for photos of cards and keeping the screen awake
+# at the table, on its own pages only; nothing else.
+PERMISSIONS_POLICY = {
+    "camera": ["self"],
+    "screen-wake-lock": ["self"],
+    "fullscreen": ["self"],
+    "geolocation": [],
+    "microphone": [],
+    "payment": [],
+    "usb": [],
 }
 
 if not DEBUG:

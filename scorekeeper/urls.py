@@ -18,6 +18,9 @@ urlpatterns = [
     path("", clubs.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/settings/", accounts.account, name="account"),
+    path("accounts/delete/", accounts.account_delete, name="account_delete"),
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("clubs/new/", clubs.club_new, name="club_new"),
@@ -56,3 +59,5 @@ urlpatterns = [
     path("check/preview/", checker.cards_preview, name="cards_preview"),
     path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),
 ]
+
+handler500 = "scorekeeper.views.errors.server_error"

@@ -6,6 +6,7 @@ One module a subject: clubs (clubs, players, seasons, rule profiles, starting a 
 `events` builds each kind of history entry's payload. `seasons` closes and shares seasons and
 plays a finished table again; `ratings` keeps each finished table's results and the ratings."""
 
+from .accounts import account_delete, account_email_change
 from .checks import check_record
 from .clubs import club_create, club_join, game_start, player_create, profile_save, season_create
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
@@ -19,6 +20,8 @@ from .undo import action_undo
 
 __all__ = [
     "ActionRefused",
+    "account_delete",
+    "account_email_change",
     "StaleState",
     "action_undo",
     "check_record",
