@@ -6,8 +6,10 @@ photos."""
 
 from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
 from .clubs import (
+    AccountDeleteForm,
     ClubForm,
     ClubImportForm,
+    EmailForm,
     GameStartForm,
     JoinForm,
     PlayerForm,
@@ -27,6 +29,8 @@ from .tables import (
 )
 
 __all__ = [
+    "AccountDeleteForm",
+    "EmailForm",
     "CheckForm",
     "ClubForm",
     "ClubImportForm",

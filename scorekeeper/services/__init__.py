@@ -7,6 +7,7 @@ imports (a club restored from its export); `events` builds each kind of history 
 `seasons` closes and shares seasons and plays a finished table again; `ratings` keeps each
 finished table's results and the ratings."""
 
+from .accounts import account_delete, account_email_change
 from .checks import check_record
 from .clubs import club_create, club_join, game_start, player_create, profile_save, season_create
 from .imports import club_import
@@ -22,6 +23,8 @@ from .undo import action_undo
 __all__ = [
     "ActionRefused",
     "ImportRefused",
+    "account_delete",
+    "account_email_change",
     "StaleState",
     "action_undo",
     "check_record",

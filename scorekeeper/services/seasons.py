@@ -1,5 +1,5 @@
-"""Seasons closed and shared (created with the clubs), sharing their standings by a link, and
-starting the next table of a finished one."""
+"""Seasons closed, and their standings shared by a link (seasons are created with the clubs), and
+the next table of a finished one started."""
 
 import secrets
 
