@@ -9,6 +9,7 @@ from .models import (
     Membership,
     Photo,
     Player,
+    Result,
     Round,
     RulesProfile,
     Season,
@@ -40,7 +41,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "starts_on"]
+    list_display = ["name", "club", "starts_on", "ends_on"]
     list_filter = ["club"]
     search_fields = ["name", "club__name"]
 
@@ -169,3 +170,13 @@ class TableLinkAdmin(ReadOnlyAdmin):
     search_fields = ["game__club__name"]
     list_select_related = ["game", "created_by"]
     exclude = ["token"]  # an address anyone could watch with: not shown, even to staff
+
+
+@admin.register(Result)
+class ResultAdmin(ReadOnlyAdmin):
+    """Kept by the services from the rounds (a change here would not re-rate later tables)."""
+
+    list_display = ["finished_at", "game", "player", "place", "total", "rating"]
+    list_filter = ["club", "season"]
+    search_fields = ["player__name", "club__name"]
+    list_select_related = ["game", "player"]

@@ -2,8 +2,10 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 
 from rules import Card, HouseRules, parse_cards
 
@@ -80,20 +82,46 @@ class Player(models.Model):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self):
+        return reverse("player", args=[self.pk])
+
+
+class SeasonQuerySet(models.QuerySet):
+    def running_on(self, day):
+        """Seasons started by `day` and not ended: `ends_on` is the first day a season is over."""
+        return self.filter(starts_on__lte=day).exclude(ends_on__lte=day)
+
+    def current(self):
+        """The newest season that has started and not ended: where new tables go by default."""
+        return self.running_on(timezone.localdate()).first()
+
 
 class Season(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(max_length=60)
     starts_on = models.DateField()
+    # The first day the season is over (closing a season ends it today); none while it runs on.
+    ends_on = models.DateField(null=True, blank=True)
+    # Opens the season's standings to people without an account while set; cleared to revoke.
+    share_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    objects = SeasonQuerySet.as_manager()
 
     class Meta:
         ordering = ["-starts_on", "-pk"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="season_unique_name_per_club")
+            models.UniqueConstraint(fields=["club", "name"], name="season_unique_name_per_club"),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__isnull=True) | models.Q(ends_on__gte=F("starts_on")),
+                name="season_ends_after_start",
+            ),
         ]
 
     def __str__(self):
         return self.name
+
+    def get_absolute_url(self):
+        return reverse("season_standings", args=[self.pk])
 
 
 class RulesProfile(models.Model):
@@ -153,6 +181,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+        indexes = [models.Index(fields=["club", "-started_at", "-id"], name="game_club_newest")]
 
     def __str__(self):
         return f"Table {self.pk} ({self.started_at:%Y-%m-%d})"
@@ -163,6 +192,10 @@ class Game(models.Model):
     @property
     def house_rules(self) -> HouseRules:
         return HouseRules.from_dict(self.rules)
+
+    @property
+    def contract_count(self) -> int:
+        return len(self.rules["contracts"])
 
 
 class Seat(models.Model):
@@ -394,3 +427,65 @@ class Photo(Recorded):
             }
             for found in self.detections
         ]
+
+
+class Result(models.Model):
+    """A player's finish at a finished table and their rating after it. Written when the table
+    finishes and rewritten, with every later table's, when a finished table changes; standings
+    and player pages read these rows instead of replaying the rounds."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    # Copied from the table so standings filter and order without joining it.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="results")
+    finished_at = models.DateTimeField()
+    place = models.PositiveSmallIntegerField()
+    # Another player finished on the same place (a shared win when the place is 1).
+    place_shared = models.BooleanField(default=False)
+    total = models.IntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    rounds_won = models.PositiveSmallIntegerField(default=0)
+    shanghai_claims = models.PositiveSmallIntegerField(default=0)
+    may_i_used = models.PositiveSmallIntegerField(default=0)
+    # Points left in hand per contract, [contract 1, contract 2, ...], and the other players'
+    # places at the table, {"player id": place}: so a player page reads only the player's rows.
+    points_left = models.JSONField(default=list)
+    others = models.JSONField(default=dict)
+    # Plackett-Luce rating after this table: mean, uncertainty, and the conservative figure
+    # (mu - 3 sigma) shown; `trend` is the change of that figure over the player's last 5 tables.
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    rating_before = models.FloatField()
+    trend = models.FloatField(default=0)
+
+    class Meta:
+        ordering = ["finished_at", "game_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="result_unique_player"),
+            models.CheckConstraint(condition=models.Q(place__gte=1), name="result_place_positive"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "finished_at", "game"], name="result_player_order"),
+            models.Index(fields=["club", "finished_at", "game"], name="result_club_order"),
+            # Holds every column the standings add up, so they are summed from the index alone.
+            models.Index(
+                fields=[
+                    "club",
+                    "season",
+                    "player",
+                    "place",
+                    "place_shared",
+                    "total",
+                    "rounds",
+                    "rounds_won",
+                    "shanghai_claims",
+                    "may_i_used",
+                ],
+                name="result_standings",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player} placed {self.place} at {self.game}"

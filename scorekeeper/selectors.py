@@ -85,6 +85,19 @@ class Board:
         return None
 
 
+def round_points(
+    round_: Round, hands: dict[int, Hand], house_rules: rules.HouseRules, claims: dict | None
+) -> dict[int, int]:
+    """A finished round's score by seat id as the scoreboard counts it, bonuses included;
+    `claims` are the round's Shanghai claims by seat id."""
+    return rules.round_scores(
+        {seat_id: hand.points or 0 for seat_id, hand in hands.items()},
+        house_rules,
+        rummy=round_.rummy,
+        shanghai_claims=claims,
+    )
+
+
 def dealer_position(game: Game, number: int, players: int) -> int:
     """The dealer moves one seat to the left (the next seat) each round."""
     return (game.first_dealer + number - 1) % players
@@ -121,12 +134,7 @@ def game_board(game: Game, *, history: int = 8) -> Board:
         hands = {hand.seat_id: hand for hand in round_.hands.all()}
         scores = {}
         if round_.finished_at:
-            scores = rules.round_scores(
-                {seat_id: hand.points or 0 for seat_id, hand in hands.items()},
-                house_rules,
-                rummy=round_.rummy,
-                shanghai_claims=claims.get(round_.pk),
-            )
+            scores = round_points(round_, hands, house_rules, claims.get(round_.pk))
         for seat_id, line in lines.items():
             hand = hands.get(seat_id)
             line.may_i_used += hand.may_i_used if hand else 0

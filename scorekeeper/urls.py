@@ -1,7 +1,20 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from .views import accounts, checker, clubs, games, health, melds, photos, profiles, tv
+from .views import (
+    accounts,
+    checker,
+    clubs,
+    exports,
+    games,
+    health,
+    melds,
+    photos,
+    players,
+    profiles,
+    seasons,
+    tv,
+)
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -17,6 +30,14 @@ urlpatterns = [
     path("clubs/<int:pk>/", clubs.club_detail, name="club"),
     path("clubs/<int:pk>/players/", clubs.player_add, name="player_add"),
     path("clubs/<int:pk>/seasons/", clubs.season_add, name="season_add"),
+    path("clubs/<int:pk>/export.json", exports.club_export_json, name="club_export_json"),
+    path("clubs/<int:pk>/export.csv", exports.club_export_csv, name="club_export_csv"),
+    path(
+        "clubs/<int:pk>/seasons/<int:season_pk>/export.csv",
+        exports.club_export_csv,
+        name="season_export_csv",
+    ),
+    path("clubs/<int:pk>/import/", exports.club_import, name="club_import"),
     path("clubs/<int:pk>/profiles/new/", profiles.profile_new, name="profile_new"),
     path("clubs/<int:pk>/tables/new/", clubs.game_new, name="game_new"),
     path("profiles/<int:pk>/", profiles.profile_edit, name="profile_edit"),
@@ -40,6 +61,14 @@ urlpatterns = [
     path("tables/<int:pk>/photos/", photos.table_photo, name="table_photo"),
     path("photos/<int:pk>/", photos.photo_image, name="photo"),
     path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
+    path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),
+    path("seasons/<int:pk>/standings/", seasons.season_standings, name="season_standings"),
+    path("seasons/<int:pk>/close/", seasons.season_close, name="season_close"),
+    path("seasons/<int:pk>/share/", seasons.season_share, name="season_share"),
+    path("seasons/<int:pk>/unshare/", seasons.season_unshare, name="season_unshare"),
+    path("shared/<str:token>/", seasons.shared_standings, name="shared_standings"),
+    path("players/<int:pk>/", players.player_detail, name="player"),
+    path("tables/<int:pk>/play-again/", seasons.play_again, name="play_again"),
     path("check/", checker.checker, name="checker"),
     path("check/preview/", checker.cards_preview, name="cards_preview"),
     path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),

@@ -10,7 +10,17 @@ from django.urls import reverse
 
 import rules
 from scorekeeper import models, services
-from scorekeeper.models import Club, Game, Hand, Photo, Player, Round, RulesProfile, Seat
+from scorekeeper.models import (
+    Club,
+    Game,
+    Hand,
+    Photo,
+    Player,
+    Round,
+    RulesProfile,
+    Season,
+    Seat,
+)
 
 _serial = count(1)
 
@@ -42,6 +52,7 @@ def make_game(
     first_dealer: int = 0,
     profile: RulesProfile | None = None,
     seated: list[Player] | None = None,
+    season: Season | None = None,
 ) -> Game:
     club = club or make_club(user)
     user = user or club.memberships.first().user
@@ -51,7 +62,7 @@ def make_game(
         user=user,
         players=seated,
         first_dealer=first_dealer,
-        season=club.seasons.first(),
+        season=season or club.seasons.first(),
         profile=profile or club.profiles.first(),
     )
 
@@ -233,3 +244,14 @@ def post_refused(client, target: str, data: dict, *words, status=(200,), **extra
     body = assert_refused(client.post(target, data, **extra), *words, status=status)
     assert database_state() == before
     return body
+
+
+def finish_game(game: Game, rounds: list[tuple[int, list[int]]] | None = None) -> Game:
+    """Play every contract left: each (went_out, points) plays one round as `play_round` does;
+    by default seat 0 goes out of every round and the others score 10, 20, 30..."""
+    left = game.contract_count - game.rounds.filter(finished_at__isnull=False).count()
+    for went_out, points in rounds or [(0, None)] * left:
+        play_round(game, went_out=went_out, points=points)
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    return game

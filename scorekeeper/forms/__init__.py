@@ -1,18 +1,21 @@
 """Forms clean what players type and say what is wrong in their words; services decide the rest.
 
-One module a subject: clubs (accounts, clubs, players, seasons, starting a table), tables (the
-round screen's taps and score entry), profiles, checks (the meld checker) and photos."""
+One module a subject: clubs (accounts, clubs, players, seasons, starting a table, importing a
+club), tables (the round screen's taps and score entry), profiles, checks (the meld checker) and
+photos."""
 
 from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
 from .clubs import (
     AccountDeleteForm,
     ClubForm,
+    ClubImportForm,
     EmailForm,
     GameStartForm,
     JoinForm,
     PlayerForm,
     SeasonForm,
     SignupForm,
+    StandingsForm,
 )
 from .photos import PhotoForm, photo_clean
 from .profiles import ProfileForm
@@ -30,6 +33,7 @@ __all__ = [
     "EmailForm",
     "CheckForm",
     "ClubForm",
+    "ClubImportForm",
     "GameStartForm",
     "GoingDownForm",
     "JoinForm",
@@ -42,6 +46,7 @@ __all__ = [
     "SeatActionForm",
     "ShanghaiForm",
     "SignupForm",
+    "StandingsForm",
     "VersionedForm",
     "WentOutForm",
     "melds_clean",

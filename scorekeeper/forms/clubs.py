@@ -1,6 +1,7 @@
-"""Accounts, clubs, their players and seasons, and starting a table."""
+"""Accounts, clubs, their players and seasons, starting a table, and importing a club."""
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 
 from scorekeeper.models import Club, RulesProfile, Season
@@ -49,6 +50,37 @@ class PlayerForm(forms.Form):
 class SeasonForm(forms.Form):
     name = forms.CharField(max_length=60)
     starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(
+        required=False,
+        label="Ends on (optional)",
+        help_text="The first day the season is over; leave empty and close it when it is.",
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")
+        if starts_on and ends_on and ends_on < starts_on:
+            self.add_error("ends_on", "A season cannot end before it starts.")
+        return cleaned
+
+
+class StandingsForm(forms.Form):
+    """How the standings are shown: the column sorted on, and the fewest games to be placed."""
+
+    sort = forms.CharField(required=False, max_length=20)
+    min_games = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        label="At least this many games",
+        error_messages={"invalid": "Enter a whole number of games, like 3."},
+    )
+
+    def options(self) -> dict:
+        """The options asked for, with the defaults in place of anything unreadable."""
+        cleaned = self.cleaned_data if self.is_valid() else {}
+        return {"sort": cleaned.get("sort") or "place", "min_games": cleaned.get("min_games") or 1}
 
 
 SEATS = 5
@@ -86,7 +118,7 @@ class GameStartForm(forms.Form):
         )
         self.fields["season"].queryset = club.seasons.all()
         self.fields["profile"].queryset = club.profiles.all()
-        self.fields["season"].initial = club.seasons.first()
+        self.fields["season"].initial = club.seasons.current()
         seed = club.profiles.filter(name=RulesProfile.SEED_NAME).first()
         self.fields["profile"].initial = seed
 
@@ -115,3 +147,20 @@ class GameStartForm(forms.Form):
             self.add_error("first_dealer", "The first dealer must be one of the seated players.")
         cleaned["players"] = players
         return cleaned
+
+
+class ClubImportForm(forms.Form):
+    document = forms.FileField(
+        label="Club export (.json)",
+        help_text="A file from “Everything (JSON)” of a Shanghai Scorekeeper club.",
+    )
+
+    def clean_document(self):
+        document = self.cleaned_data["document"]
+        limit = settings.CLUB_IMPORT_MAX_BYTES
+        if document.size > limit:
+            raise forms.ValidationError(
+                f"That file is {document.size / 2**20:.1f} MB; a club export here can be at most "
+                f"{limit // 2**20} MB."
+            )
+        return document.read()

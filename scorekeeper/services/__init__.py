@@ -1,31 +1,38 @@
 """Every write the app makes. Each service is keyword-only, runs in one transaction, and either
 changes everything it should or nothing at all, raising ActionRefused with the player's reason.
 
-One module a subject: clubs (clubs, players, seasons, rule profiles, starting a table), tables
-(the versioned write and the round screen's taps), melds, scores, undo, checks, photos and
-TV links;
-`events` builds each kind of history entry's payload."""
+One module a subject: accounts, clubs (clubs, players, seasons, rule profiles, starting a table),
+tables (the versioned write and the round screen's taps), melds, scores, undo, checks, photos,
+TV links, backups, and imports (a club restored from its export); `seasons` closes and shares
+seasons and plays a finished table again; `ratings` keeps each finished table's results and the
+ratings; `events` builds each kind of history entry's payload."""
 
 from .accounts import account_delete, account_email_change
 from .checks import check_record
 from .clubs import club_create, club_join, game_start, player_create, profile_save, season_create
+from .imports import club_import
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
 from .photos import photo_delete, photo_record
-from .refusals import ActionRefused, StaleState
+from .ratings import ratings_replay, results_rebuild, results_refresh
+from .refusals import ActionRefused, ImportRefused, StaleState
 from .scores import round_edit, round_score
+from .seasons import game_play_again, season_close, season_share, season_unshare
 from .tables import hand_mark_down, may_i_spend, round_record_went_out, shanghai_record
 from .tv_links import tv_link_create, tv_link_revoke
 from .undo import action_undo
 
 __all__ = [
     "ActionRefused",
+    "ImportRefused",
     "account_delete",
     "account_email_change",
     "StaleState",
     "action_undo",
     "check_record",
     "club_create",
+    "club_import",
     "club_join",
+    "game_play_again",
     "game_start",
     "hand_mark_down",
     "may_i_spend",
@@ -35,10 +42,16 @@ __all__ = [
     "photo_record",
     "player_create",
     "profile_save",
+    "ratings_replay",
+    "results_rebuild",
+    "results_refresh",
     "round_edit",
     "round_record_went_out",
     "round_score",
+    "season_close",
     "season_create",
+    "season_share",
+    "season_unshare",
     "shanghai_claim_onto",
     "shanghai_record",
     "tv_link_create",

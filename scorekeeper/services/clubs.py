@@ -43,10 +43,13 @@ def player_create(*, club: Club, name: str) -> Player:
 
 
 @transaction.atomic
-def season_create(*, club: Club, name: str, starts_on: date) -> Season:
+def season_create(*, club: Club, name: str, starts_on: date, ends_on: date | None = None) -> Season:
+    """A new season of the club; `ends_on` (optional) is the first day it is over."""
     if club.seasons.filter(name=name).exists():
         raise ActionRefused(f"{club} already has a season called {name}.")
-    return Season.objects.create(club=club, name=name, starts_on=starts_on)
+    if ends_on is not None and ends_on < starts_on:
+        raise ActionRefused("A season cannot end before it starts.")
+    return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
 
 
 @transaction.atomic
@@ -75,15 +78,17 @@ def game_start(
     players: list[Player],
     first_dealer: int,
     season: Season,
-    profile: RulesProfile,
+    profile: RulesProfile | None,
+    house_rules: rules.HouseRules | None = None,
 ) -> Game:
-    """Seat the players in the order given and deal contract 1."""
-    house_rules = profile.house_rules
+    """Seat the players in the order given and deal contract 1, under the profile's rules or
+    `house_rules` when given (a table played again keeps its own copy)."""
+    house_rules = house_rules or profile.house_rules
     if len(set(players)) != len(players):
         raise ActionRefused("Each player can sit at the table only once.")
     if not house_rules.min_players <= len(players) <= house_rules.max_players:
         raise ActionRefused(
-            f"{profile} is for {house_rules.min_players} to {house_rules.max_players} players; "
+            f"These rules are for {house_rules.min_players} to {house_rules.max_players} players; "
             f"you picked {len(players)}."
         )
     if not 0 <= first_dealer < len(players):

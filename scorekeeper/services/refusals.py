@@ -13,3 +13,7 @@ class StaleState(ActionRefused):
             "Someone else changed this table a moment ago, so nothing was saved. "
             "Here is the table as it is now."
         )
+
+
+class ImportRefused(ActionRefused):
+    """A club export that cannot be imported, with the reason; nothing was changed."""

@@ -7,6 +7,7 @@ from scorekeeper import selectors
 from scorekeeper.models import Event, Game, Round, Seat
 
 from .events import event_record, round_hands
+from .ratings import results_refresh
 from .refusals import ActionRefused
 from .tables import current_round, round_deal, table_write
 
@@ -107,6 +108,7 @@ def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Rou
     else:
         game.finished_at = timezone.now()
         game.save(update_fields=["finished_at"])
+        results_refresh(game=game)
     return round_
 
 
@@ -143,6 +145,8 @@ def round_edit(
         hand.went_down = hand.seat_id in after["down"]
         hand.save(update_fields=["cards", "points", "went_down"])
     round_.save(update_fields=["went_out", "rummy"])
+    if game.finished_at:
+        results_refresh(game=game)
     names = _seat_names(round_)
     changes = [
         f"{names[int(seat_id)]} {before[seat_id][1]} → {after[seat_id][1]}"

@@ -6,6 +6,7 @@ from django.db.models import F, Q
 from scorekeeper.models import Event, Game, Hand, Round, TableMeld
 
 from .events import event_record
+from .ratings import results_refresh
 from .refusals import ActionRefused
 from .tables import table_write
 
@@ -59,6 +60,7 @@ def _round_scored_undo(game: Game, event: Event) -> None:
     if game.finished_at:
         game.finished_at = None
         game.save(update_fields=["finished_at"])
+        results_refresh(game=game)
 
 
 def _score_edited_undo(game: Game, event: Event) -> None:
@@ -73,6 +75,8 @@ def _score_edited_undo(game: Game, event: Event) -> None:
         if down is not None:  # edits kept before "down" was recorded leave it as it is
             hand.went_down = hand.seat_id in down
         hand.save(update_fields=["cards", "points", "went_down"])
+    if game.finished_at:
+        results_refresh(game=game)
 
 
 UNDO = {

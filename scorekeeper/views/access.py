@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest
 
 from scorekeeper import selectors
 from scorekeeper.forms import row_id
-from scorekeeper.models import Club, Game, Photo, RulesProfile
+from scorekeeper.models import Club, Game, Photo, Player, RulesProfile, Season
 
 
 def _one_or_404(queryset: QuerySet, pk: int, what: str):
@@ -37,6 +37,16 @@ def profile_or_404(request: HttpRequest, pk: int) -> RulesProfile:
     clubs = Club.objects.for_user(request.user)
     profiles = RulesProfile.objects.select_related("club").filter(club__in=clubs)
     return _one_or_404(profiles, pk, "rule profile")
+
+
+def season_or_404(request: HttpRequest, pk: int) -> Season:
+    clubs = Club.objects.for_user(request.user)
+    return _one_or_404(Season.objects.select_related("club").filter(club__in=clubs), pk, "season")
+
+
+def player_or_404(request: HttpRequest, pk: int) -> Player:
+    clubs = Club.objects.for_user(request.user)
+    return _one_or_404(Player.objects.select_related("club").filter(club__in=clubs), pk, "player")
 
 
 def photo_or_404(request: HttpRequest, pk: int) -> Photo:

@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
-from scorekeeper import selectors, services
+from scorekeeper import services, standings
 from scorekeeper.forms import ClubForm, GameStartForm, JoinForm, PlayerForm, SeasonForm
 from scorekeeper.models import Club, Game
 from scorekeeper.views.access import club_or_404
@@ -59,8 +59,9 @@ def _club_page(request, club, *, player_form=None, season_form=None, status=200)
         "club": club,
         "players": club.players.all(),
         "seasons": club.seasons.all(),
+        "current_season": club.seasons.current(),
         "profiles": club.profiles.all(),
-        "games": selectors.games_for_club(club)[:30],
+        "games": standings.club_tables(club=club, page=request.GET.get("page")),
         "player_form": player_form or PlayerForm(),
         "season_form": season_form or SeasonForm(),
     }

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import polling, selectors, services
+from scorekeeper import charts, polling, selectors, services
 from scorekeeper.forms import (
     ScoreForm,
     SeatActionForm,
@@ -41,6 +41,7 @@ def table_page(request, game, *, message="", status=200, score_form=None):
         "poll_url": polling.poll_url(request, game.pk),
         "etag": polling.table_etag(screen="table", pk=game.pk, version=game.version),
         "tv_link": None if request.htmx else selectors.tv_link_for(game),
+        "totals_chart": charts.running_totals_chart(board),
         **keypad(board),
     }
     template = "game.html#table" if request.htmx else "game.html"

@@ -44,9 +44,8 @@ def test_the_board_takes_five_queries_however_long_the_game(
 def test_a_club_is_found_only_for_its_members():
     club = make_club()
     member = club.memberships.get().user
-    assert selectors.club_for_user(member, club.pk) == club
-    with pytest.raises(Club.DoesNotExist):
-        selectors.club_for_user(make_user(), club.pk)
+    assert Club.objects.for_user(member).get(pk=club.pk) == club
+    assert not Club.objects.for_user(make_user()).filter(pk=club.pk).exists()
 
 
 def test_a_clubs_tables_count_their_finished_rounds():

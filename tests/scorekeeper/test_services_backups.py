@@ -64,6 +64,8 @@ def test_a_backup_restores_every_row_and_photo(club_night, media, tmp_path):
     assert media_files(media) == photos
     # The restored app works: the owner logs in and sees the table.
     client = Client()
+    # By username: users travel by natural key, so their ids are new ones after a test that
+    # flushed the database (transactional browser tests run first in the whole suite).
     client.force_login(get_user_model().objects.get(username=club_night.created_by.username))
     assert client.get(reverse("game", args=[club_night.pk])).status_code == 200
 

@@ -9,7 +9,7 @@ import scorekeeper.models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scorekeeper", "0005_round_rummy"),
+        ("scorekeeper", "0006_seasons_and_results"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

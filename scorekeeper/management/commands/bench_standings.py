@@ -1,0 +1,193 @@
+"""Time the standings, a player page and the club page over a throw-away club of N tables.
+
+    python manage.py bench_standings --games 1000
+
+Seeds a club of twelve players with N finished five-player tables of seven rounds (in a SQLite
+file in a temporary folder, unless DATABASE_URL is set; everything is rolled back at the end),
+renders each page through the full Django stack with the test client, and prints a table; the
+last line is one JSON object."""
+
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import connection, connections, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from rules.standings import places
+from scorekeeper import services
+from scorekeeper.models import Club, Game, Hand, Result, Round, Seat
+from scorekeeper.services.ratings import ratings_rate
+
+PLAYERS = 12
+SEATS = 5
+CHUNK = 500
+
+
+class Rollback(Exception):
+    """Raised to roll back everything the bench wrote."""
+
+
+def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Club:
+    """A club of `players` with `games` finished five-player tables of the seed rules' seven
+    rounds, written in bulk (the services would take minutes at 10,000 tables), with the
+    results and ratings the services would have kept."""
+    dice = random.Random(seed)
+    club = services.club_create(user=user, name="Bench club")
+    roster = [services.player_create(club=club, name=f"Player {n + 1}") for n in range(players)]
+    season, profile = club.seasons.get(), club.profiles.get()
+    house_rules = profile.house_rules
+    start = timezone.now() - timedelta(minutes=games + 1)
+    results = []
+    for first in range(0, games, CHUNK):
+        tables = Game.objects.bulk_create(
+            Game(
+                club=club,
+                season=season,
+                profile=profile,
+                rules=house_rules.to_dict(),
+                first_dealer=number % SEATS,
+                created_by=user,
+                finished_at=start + timedelta(minutes=number),
+            )
+            for number in range(first, min(first + CHUNK, games))
+        )
+        seats = Seat.objects.bulk_create(
+            Seat(game=game, player=player, position=position)
+            for game in tables
+            for position, player in enumerate(dice.sample(roster, SEATS))
+        )
+        by_game = [seats[n : n + SEATS] for n in range(0, len(seats), SEATS)]
+        seats_of = {game.pk: table for game, table in zip(tables, by_game, strict=True)}
+        rounds = Round.objects.bulk_create(
+            Round(
+                game=game,
+                number=number,
+                went_out=dice.choice(table),
+                finished_at=game.finished_at,
+            )
+            for game, table in zip(tables, by_game, strict=True)
+            for number in range(1, len(house_rules.contracts) + 1)
+        )
+        hands = [
+            Hand(
+                round=round_,
+                seat=seat,
+                may_i_used=dice.choice([0, 0, 0, 1, 2]),
+                went_down=seat.pk == round_.went_out_id or dice.random() < 0.5,
+                points=0 if seat.pk == round_.went_out_id else 5 * dice.randint(1, 30),
+            )
+            for round_ in rounds
+            for seat in seats_of[round_.game_id]
+        ]
+        Hand.objects.bulk_create(hands, batch_size=2000)
+        results.extend(_results(tables, by_game, hands, len(house_rules.contracts)))
+    ratings_rate(results)
+    Result.objects.bulk_create(results, batch_size=2000)
+    return club
+
+
+def _results(tables, by_game, hands, rounds: int) -> list[Result]:
+    """Each table's results, added up from its hands as the scoreboard does (no bonuses)."""
+    figures, left = {}, {}
+    for hand in hands:
+        total, won, may_i = figures.get(hand.seat_id, (0, 0, 0))
+        figures[hand.seat_id] = (
+            total + hand.points,
+            won + (hand.points == 0),
+            may_i + hand.may_i_used,
+        )
+        left.setdefault(hand.seat_id, []).append(hand.points)
+    results = []
+    for game, table in zip(tables, by_game, strict=True):
+        totals = {seat.pk: figures[seat.pk][0] for seat in table}
+        placed = {standing.player: standing.place for standing in places(totals)}
+        counts = list(placed.values())
+        for seat in table:
+            total, won, may_i = figures[seat.pk]
+            results.append(
+                Result(
+                    game=game,
+                    player_id=seat.player_id,
+                    club_id=game.club_id,
+                    season_id=game.season_id,
+                    finished_at=game.finished_at,
+                    place=placed[seat.pk],
+                    place_shared=counts.count(placed[seat.pk]) > 1,
+                    total=total,
+                    rounds=rounds,
+                    rounds_won=won,
+                    may_i_used=may_i,
+                    points_left=left[seat.pk],
+                    others={
+                        str(other.player_id): placed[other.pk] for other in table if other != seat
+                    },
+                )
+            )
+    return results
+
+
+class Command(BaseCommand):
+    help = "Time the standings, a player page and the club page over N finished tables."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=1000, help="finished tables to seed")
+        parser.add_argument("--runs", type=int, default=15, help="timed renders of each page")
+
+    def handle(self, *args, games: int, runs: int, **options):
+        if not os.environ.get("DATABASE_URL"):
+            folder = tempfile.mkdtemp(prefix="bench_standings_")
+            connections.close_all()
+            settings.DATABASES["default"]["NAME"] = Path(folder) / "bench.sqlite3"
+            connections["default"].settings_dict["NAME"] = settings.DATABASES["default"]["NAME"]
+            call_command("migrate", verbosity=0)
+        try:
+            with transaction.atomic():
+                figures = self._bench(games, runs)
+                raise Rollback
+        except Rollback:
+            pass
+        self.stdout.write(f"{'page':<10} {'median ms':>10} {'queries':>8}")
+        for page in ("standings", "player", "club"):
+            row = figures[page]
+            self.stdout.write(f"{page:<10} {row['median_ms']:>10} {row['queries']:>8}")
+        self.stdout.write(json.dumps({"games": games, **figures}))
+
+    def _bench(self, games: int, runs: int) -> dict:
+        began = time.perf_counter()
+        user = get_user_model().objects.create_user(username="bench-standings")
+        club = club_seed(games=games, user=user)
+        self.stderr.write(f"seeded {games} tables in {time.perf_counter() - began:.1f} s")
+        client = Client(HTTP_HOST="localhost")
+        client.force_login(user)
+        pages = {
+            "standings": club.seasons.get().get_absolute_url(),
+            "player": club.players.first().get_absolute_url(),
+            "club": club.get_absolute_url(),
+        }
+        figures = {}
+        for page, url in pages.items():
+            client.get(url, secure=True)  # warm up: templates, caches
+            timings = []
+            for _ in range(runs):
+                with CaptureQueriesContext(connection) as queries:
+                    began = time.perf_counter()
+                    response = client.get(url, secure=True)
+                    timings.append((time.perf_counter() - began) * 1000)
+                assert response.status_code == 200, (url, response.status_code)
+            figures[page] = {
+                "median_ms": round(statistics.median(timings), 1),
+                "queries": len(queries),
+            }
+        return figures

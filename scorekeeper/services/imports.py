@@ -1,0 +1,182 @@
+"""Restoring a club from its export (the format is scorekeeper.archive's)."""
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, connections, router, transaction
+
+import rules
+from scorekeeper import archive
+from scorekeeper.models import Club, Event, Game, RulesProfile, Seat, TableMeld
+
+from .refusals import ImportRefused
+
+
+class _Rows:
+    """The rows of one model being restored: file ids to new rows."""
+
+    def __init__(self, model, rows):
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise ImportRefused(f"The {model._meta.verbose_name_plural} are not a list of rows.")
+        self.model = model
+        self.rows = rows
+        # What every row of the model needs, worked out once.
+        self.fields = [(field, _kind(model, field)) for field in archive.exported_fields(model)]
+        self.expected = {"id"} | {field.name for field, _ in self.fields}
+        relations = [field for field in model._meta.concrete_fields if field.is_relation]
+        self.unchecked = [field.name for field in relations]  # checked here, not by queries
+        self.has_club = any(field.related_model is Club for field in relations)
+        self.pending = {}  # file id -> instance, saved or about to be
+        self.saved = {}  # file id -> saved instance
+
+    def id_of(self, file_id):
+        """The new database id of a row of this model named in the file (None stays None)."""
+        if file_id is None:
+            return None
+        try:
+            return self.saved[file_id].pk
+        except (KeyError, TypeError):
+            raise ImportRefused(
+                f"The file names {self.model._meta.verbose_name} {file_id!r}, which it does not "
+                "hold."
+            ) from None
+
+
+def _kind(model, field) -> str:
+    if archive.is_account(field):
+        return "account"
+    if field.related_model is model:
+        return "own"
+    return "relation" if field.is_relation else "value"
+
+
+def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
+    """An unsaved instance from a row of the file, and its references to its own model."""
+    model = rows.model
+    name = model._meta.verbose_name
+    if row.keys() != rows.expected:
+        wrong = ", ".join(sorted(set(row) ^ rows.expected))
+        raise ImportRefused(f"A {name} in the file has the wrong fields ({wrong}).")
+    instance = model()
+    if rows.has_club:
+        instance.club_id = club.pk
+    own = {}
+    for field, kind in rows.fields:
+        value = row[field.name]
+        if kind == "account":
+            value = accounts.get(value) if isinstance(value, str) else None
+        elif kind == "own":
+            # An undo names another event: set once every event has its id.
+            if value is not None:
+                own[field.attname] = value
+            value = None
+        elif kind == "relation":
+            value = restored[field.related_model].id_of(value)
+        elif isinstance(value, str) and "\x00" in value:
+            # PostgreSQL refuses NUL in text where SQLite keeps it: refuse it on both.
+            raise ImportRefused(f"A {name}'s {field.name} holds a NUL character.")
+        else:
+            try:
+                value = field.to_python(value)
+            except ValidationError as error:
+                raise ImportRefused(
+                    f"A {name}'s {field.name} is not valid: {error.messages[0]}"
+                ) from None
+        setattr(instance, field.attname, value)
+    if model is Event:
+        seat, meld = restored[Seat].id_of, restored[TableMeld].id_of
+        instance.before = archive.event_ids_moved(instance.before, seat, meld)
+        instance.after = archive.event_ids_moved(instance.after, seat, meld)
+    try:
+        instance.clean_fields(exclude=rows.unchecked)
+        stored_rules = {RulesProfile: "settings", Game: "rules"}.get(model)
+        if stored_rules:
+            rules.HouseRules.from_dict(getattr(instance, stored_rules))
+    except ValidationError as error:
+        field_name, messages = next(iter(error.message_dict.items()))
+        raise ImportRefused(f"A {name}'s {field_name} is not valid: {messages[0]}") from None
+    except (ValueError, TypeError) as error:  # RulesError is a ValueError
+        raise ImportRefused(f"A {name}'s house rules are not valid: {error}") from None
+    return instance, own
+
+
+def _insert_as_is(model, instances: list) -> None:
+    """Insert rows a batch at a time, raw as loaddata saves them, so auto_now(_add) fields keep
+    the file's times instead of now (bulk_create would stamp them); each gets its new id.
+    QuerySet._insert is what bulk_create and save() use inside."""
+    connection = connections[router.db_for_write(model)]
+    fields = [field for field in model._meta.local_concrete_fields if not field.primary_key]
+    returning = model._meta.db_returning_fields
+    size = min(connection.ops.bulk_batch_size(fields, instances) or 1, 500)
+    if not connection.features.can_return_rows_from_bulk_insert:
+        size = 1
+    for start in range(0, len(instances), size):
+        batch = instances[start : start + size]
+        rows = model._base_manager._insert(
+            batch, fields=fields, returning_fields=returning, raw=True, using=connection.alias
+        )
+        for instance, row in zip(batch, rows, strict=True):
+            for field, value in zip(returning, row, strict=True):
+                setattr(instance, field.attname, value)
+            instance._state.adding = False
+            instance._state.db = connection.alias
+
+
+def _restore(rows: _Rows, restored: dict, accounts: dict, club: Club) -> None:
+    """Save one model's rows in the file's order, then the references to rows of the same model
+    that were not saved yet when their row was built."""
+    model = rows.model
+    built, later = [], []
+    for row in rows.rows:
+        if type(row.get("id")) is not int or row["id"] in rows.pending:
+            raise ImportRefused(f"A {model._meta.verbose_name} in the file has no proper id.")
+        instance, references = _row_in(rows, row, restored, accounts, club)
+        rows.pending[row["id"]] = instance
+        built.append(instance)
+        later += [(instance, attname, file_id) for attname, file_id in references.items()]
+    _insert_as_is(model, built)
+    rows.saved = rows.pending
+    for instance, attname, file_id in later:
+        model.objects.filter(pk=instance.pk).update(**{attname: rows.id_of(file_id)})
+
+
+def _accounts(tables: dict) -> dict[str, int]:
+    """The accounts the file names that exist here, by username."""
+    usernames = {
+        row.get(field.name)
+        for model in archive.EXPORTED
+        for field in archive.exported_fields(model)
+        if archive.is_account(field)
+        for row in tables[archive.model_key(model)]
+        if isinstance(row, dict)
+    }
+    named = [username for username in usernames if isinstance(username, str)]
+    return dict(get_user_model().objects.filter(username__in=named).values_list("username", "pk"))
+
+
+def club_import(*, club: Club, document: bytes | str) -> dict[str, int]:
+    """Restore an exported club into `club`, which must have no players and no tables yet: its
+    seasons and rule profiles are replaced by the file's. Returns the rows restored by model.
+    A file that cannot be restored whole is refused with ImportRefused and changes nothing."""
+    payload = archive.document_payload(document)
+    tables = payload["models"]
+    accounts = _accounts(tables)
+    restored = {}
+    try:
+        with transaction.atomic():
+            club = Club.objects.select_for_update().get(pk=club.pk)
+            if club.players.exists() or club.games.exists():
+                raise ImportRefused(
+                    f"{club} already has players or tables: import into a new, empty club."
+                )
+            club.seasons.all().delete()
+            club.profiles.all().delete()
+            for model in archive.EXPORTED:
+                restored[model] = _Rows(model, tables[archive.model_key(model)])
+                _restore(restored[model], restored, accounts, club)
+    except DatabaseError as error:
+        reason = str(error).strip().splitlines()[0][:200] if str(error).strip() else "refused"
+        raise ImportRefused(
+            "The file's rows break a rule of the club's records (two players with one name, "
+            f"say), so nothing was imported ({reason})."
+        ) from None
+    return {archive.model_key(model): len(rows.saved) for model, rows in restored.items()}

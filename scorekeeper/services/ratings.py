@@ -1,0 +1,182 @@
+"""Results and ratings: each finished table's places, and a Plackett-Luce skill rating (openskill)
+replayed over a club's finished tables in the order they finished.
+
+A table's Result rows are written when it finishes. Any change to a finished table (a round
+edited, its last save undone) rewrites its rows and replays the ratings of that table and every
+later one, in the same transaction as the change, so the stored ratings always equal a replay
+from scratch (`ratings_replay(club=...)`)."""
+
+from collections import deque
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Count, Q
+from openskill.models import PlackettLuce
+
+from scorekeeper import selectors
+from scorekeeper.models import Club, Event, Game, Result
+
+MODEL = PlackettLuce()
+# (mu, sigma) of a player yet to finish a table. Ratings are kept as plain pairs: openskill's
+# rate() changes the rating objects it is given.
+INITIAL = (MODEL.mu, MODEL.sigma)
+# The trend is the change of the rating over this many of the player's last tables.
+TREND_TABLES = 5
+RATING_FIELDS = ["mu", "sigma", "rating", "rating_before", "trend"]
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """The figure shown as the rating: the skill the player has with near certainty."""
+    return mu - 3 * sigma
+
+
+class _Ladder:
+    """Each player's rating and the ratings before their last tables, while replaying."""
+
+    def __init__(self):
+        self.ratings = {}
+        self.befores = {}
+
+    def start(self, player_id: int, earlier: list[Result]) -> None:
+        """Resume a player from their latest results before the replay (newest first)."""
+        if earlier:
+            self.ratings[player_id] = (earlier[0].mu, earlier[0].sigma)
+        self.befores[player_id] = deque(
+            (result.rating_before for result in reversed(earlier)), maxlen=TREND_TABLES
+        )
+
+    def play(self, table: list[Result]) -> None:
+        """Rate one table's results (set on the rows, not saved)."""
+        before = [self.ratings.get(result.player_id, INITIAL) for result in table]
+        after = MODEL.rate(
+            [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before],
+            ranks=[result.place for result in table],
+        )
+        for result, old, (new,) in zip(table, before, after, strict=True):
+            self.ratings[result.player_id] = (new.mu, new.sigma)
+            befores = self.befores.setdefault(result.player_id, deque(maxlen=TREND_TABLES))
+            befores.append(conservative(*old))
+            result.mu, result.sigma = new.mu, new.sigma
+            result.rating = conservative(new.mu, new.sigma)
+            result.rating_before = befores[-1]
+            result.trend = result.rating - befores[0]
+
+
+def ratings_rate(results: Iterable[Result]) -> None:
+    """Rate results given in game order, from scratch (sets the rating fields, saves nothing)."""
+    ladder = _Ladder()
+    for table in _tables(results):
+        ladder.play(table)
+
+
+def _tables(results: Iterable[Result]):
+    table = []
+    for result in results:
+        if table and table[0].game_id != result.game_id:
+            yield table
+            table = []
+        table.append(result)
+    if table:
+        yield table
+
+
+def _from(since: tuple[datetime, int]) -> Q:
+    finished_at, game_id = since
+    return Q(finished_at__gt=finished_at) | Q(finished_at=finished_at, game_id__gte=game_id)
+
+
+@transaction.atomic
+def ratings_replay(*, club_id: int, since: tuple[datetime, int] | None = None) -> int:
+    """Recompute the ratings of the club's results in game order, all of them or from the table
+    `since` = (finished_at, game id) on, resuming each player from their earlier results.
+    Returns the number of results rewritten."""
+    replayed = Result.objects.filter(club_id=club_id).order_by("finished_at", "game_id", "pk")
+    if since is not None:
+        replayed = replayed.filter(_from(since))
+    replayed = list(replayed.only("pk", "game_id", "player_id", "place", *RATING_FIELDS))
+    ladder = _Ladder()
+    if since is not None:
+        for player_id in sorted({result.player_id for result in replayed}):
+            earlier = (
+                Result.objects.filter(player_id=player_id)
+                .exclude(_from(since))
+                .order_by("-finished_at", "-game_id")
+                .only("mu", "sigma", "rating_before")[: TREND_TABLES - 1]
+            )
+            ladder.start(player_id, list(earlier))
+    for table in _tables(replayed):
+        ladder.play(table)
+    Result.objects.bulk_update(replayed, RATING_FIELDS, batch_size=500)
+    return len(replayed)
+
+
+def _results_of(game: Game) -> list[Result]:
+    """The table's results from its rounds, as the scoreboard adds them up (not yet rated)."""
+    board = selectors.game_board(game, history=0)
+    claims = dict(
+        game.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True)
+        .values_list("seat")
+        .annotate(claims=Count("pk"))
+    )
+    shared = {}
+    for line in board.lines:
+        shared[line.place] = shared.get(line.place, 0) + 1
+    hands = {}  # by seat id: points left in each finished round, in contract order
+    for round_ in board.rounds:
+        for hand in round_.hands.all():
+            if round_.finished_at:
+                hands.setdefault(hand.seat_id, []).append(hand.points or 0)
+    return [
+        Result(
+            game=game,
+            player_id=line.seat.player_id,
+            club_id=game.club_id,
+            season_id=game.season_id,
+            finished_at=game.finished_at,
+            place=line.place,
+            place_shared=shared[line.place] > 1,
+            total=line.total,
+            rounds=board.rounds_played,
+            rounds_won=line.rounds_won,
+            shanghai_claims=claims.get(line.seat.pk, 0),
+            may_i_used=line.may_i_used,
+            points_left=hands.get(line.seat.pk, []),
+            others={
+                str(other.seat.player_id): other.place for other in board.lines if other != line
+            },
+            mu=INITIAL[0],
+            sigma=INITIAL[1],
+            rating=0,
+            rating_before=0,
+        )
+        for line in board.lines
+    ]
+
+
+@transaction.atomic
+def results_refresh(*, game: Game) -> None:
+    """Bring the table's results and the club's ratings up to date after the table finished or
+    a finished table changed: rewrite its rows (none once it is no longer finished) and replay
+    the ratings from the earlier of its old and new place in game order."""
+    # One club's ratings are replayed by one transaction at a time: two tables finishing at
+    # once would otherwise both start from the ratings before either.
+    list(Club.objects.select_for_update().filter(pk=game.club_id).values_list("pk"))
+    starts = [(old, game.pk) for old in game.results.values_list("finished_at", flat=True)[:1]]
+    game.results.all().delete()
+    if game.finished_at is not None:
+        Result.objects.bulk_create(_results_of(game))
+        starts.append((game.finished_at, game.pk))
+    if starts:
+        ratings_replay(club_id=game.club_id, since=min(starts))
+
+
+@transaction.atomic
+def results_rebuild(*, club: Club) -> int:
+    """Rewrite every result of the club from its finished tables' rounds, then replay all the
+    ratings from scratch: for tables finished before results were kept. Returns the count."""
+    list(Club.objects.select_for_update().filter(pk=club.pk).values_list("pk"))
+    Result.objects.filter(club=club).delete()
+    for game in club.games.finished().order_by("finished_at", "pk"):
+        Result.objects.bulk_create(_results_of(game))
+    return ratings_replay(club_id=club.pk)

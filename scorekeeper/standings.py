@@ -1,0 +1,327 @@
+"""Reads across a club's finished tables: standings, a player's record, the club's tables. Each
+runs a fixed number of queries however many tables there are, aggregating the Result rows that
+scorekeeper.ratings keeps (one per player per finished table) in the database."""
+
+from dataclasses import dataclass, field
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
+
+from .models import Club, Player, Result, Round, Season, Seat
+
+TIE_BREAK = (
+    "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "
+    "average final total, then by more games; players equal on all three share a place."
+)
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str
+    attribute: str
+    # Whether the natural order is highest first (wins) rather than lowest first (totals).
+    descending: bool
+
+
+COLUMNS = {
+    "place": Column("Place", "place", False),
+    "player": Column("Player", "name", False),
+    "games": Column("Games", "games", True),
+    "wins": Column("Wins", "wins", True),
+    "win_rate": Column("Win rate", "win_rate", True),
+    "average": Column("Average final total", "average_total", False),
+    "per_round": Column("Points per round", "points_per_round", False),
+    "best": Column("Best game", "best", False),
+    "rounds_won": Column("Rounds won", "rounds_won", True),
+    "shanghai": Column("Shanghai claims", "shanghai_claims", True),
+    "may_i": Column("May I?s used", "may_i_used", True),
+    "rating": Column("Rating", "rating", True),
+}
+
+
+@dataclass
+class Standing:
+    """One player's line in the standings."""
+
+    player: Player
+    games: int
+    wins: int
+    shared_wins: int
+    total: int
+    rounds: int
+    best: int
+    rounds_won: int
+    shanghai_claims: int
+    may_i_used: int
+    rating: float
+    sigma: float
+    trend: float
+    place: int = 0
+
+    @property
+    def name(self) -> str:
+        return self.player.name.casefold()
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def average_total(self) -> float:
+        return self.total / self.games
+
+    @property
+    def points_per_round(self) -> float:
+        return self.total / self.rounds if self.rounds else 0
+
+
+@dataclass
+class Standings:
+    season: Season | None
+    lines: list[Standing]
+    sort: str
+    min_games: int
+    hidden: int
+    tie_break: str = TIE_BREAK
+
+    @property
+    def wins_series(self) -> list[tuple[str, int]]:
+        """Wins per player, for the standings chart."""
+        return [(line.player.name, line.wins) for line in self.lines]
+
+
+def _scoped(results, season: Season | None):
+    return results if season is None else results.filter(season=season)
+
+
+def _latest(season: Season | None, column: str) -> Subquery:
+    """A column of the player's latest result in scope: their rating as it stands."""
+    latest = _scoped(Result.objects.filter(player=OuterRef("pk")), season)
+    return Subquery(latest.order_by("-finished_at", "-game_id").values(column)[:1])
+
+
+def sort_key(sort: str):
+    column = COLUMNS[sort.removeprefix("-")]
+    return lambda line: getattr(line, column.attribute)
+
+
+# Each figure of a Standing, over a player's results (named apart from the columns they add).
+_AGGREGATES = {
+    "games": Count("pk"),
+    "wins": Count("pk", filter=Q(place=1)),
+    "shared_wins": Count("pk", filter=Q(place=1, place_shared=True)),
+    "total": Sum("total"),
+    "rounds": Sum("rounds"),
+    "best": Min("total"),
+    "rounds_won": Sum("rounds_won"),
+    "shanghai_claims": Sum("shanghai_claims"),
+    "may_i_used": Sum("may_i_used"),
+}
+
+
+def standings_for(
+    *, club: Club, season: Season | None, sort: str = "place", min_games: int = 1
+) -> Standings:
+    """The club's standings for a season (or all time when `season` is None), in two queries:
+    players with at least `min_games` finished tables, placed by TIE_BREAK and sorted by
+    `sort` (a key of COLUMNS, `-` first for the other direction)."""
+    rows = (
+        _scoped(Result.objects.filter(club=club), season)
+        .order_by()
+        .values("player")
+        .annotate(**{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()})
+    )
+    figures = {row["player"]: {name: row[f"sum_{name}"] for name in _AGGREGATES} for row in rows}
+    # The ratings come in a query of their own: beside the aggregates above, the database would
+    # group by them and look each one up for every result rather than once per player.
+    players = Player.objects.filter(pk__in=figures).annotate(
+        rating=_latest(season, "rating"),
+        sigma=_latest(season, "sigma"),
+        trend=_latest(season, "trend"),
+    )
+    lines = [
+        Standing(
+            player=player,
+            rating=player.rating,
+            sigma=player.sigma,
+            trend=player.trend,
+            **figures[player.pk],
+        )
+        for player in players
+    ]
+    ranked = sorted(lines, key=lambda line: (-line.win_rate, line.average_total, -line.games))
+    shown = [line for line in ranked if line.games >= min_games]
+    _place(shown)
+    if sort.removeprefix("-") not in COLUMNS:
+        sort = "place"
+    column = COLUMNS[sort.removeprefix("-")]
+    # Sorted twice: by name first, so equal figures list in name order either way.
+    shown.sort(key=sort_key("player"))
+    shown.sort(key=sort_key(sort), reverse=column.descending != sort.startswith("-"))
+    return Standings(
+        season=season,
+        lines=shown,
+        sort=sort,
+        min_games=min_games,
+        hidden=len(lines) - len(shown),
+    )
+
+
+def _place(ranked: list[Standing]) -> None:
+    for index, line in enumerate(ranked):
+        key = (line.win_rate, line.average_total, line.games)
+        previous = ranked[index - 1] if index else None
+        if previous and key == (previous.win_rate, previous.average_total, previous.games):
+            line.place = previous.place
+        else:
+            line.place = index + 1
+
+
+@dataclass
+class Rival:
+    """How a player fared against one other player at the tables they shared."""
+
+    player: Player
+    games: int
+    ahead: int
+    behind: int
+
+    @property
+    def level(self) -> int:
+        return self.games - self.ahead - self.behind
+
+
+@dataclass
+class PlayerRecord:
+    """Everything the player page shows."""
+
+    player: Player
+    season: Season | None
+    games: int
+    wins: int
+    shared_wins: int
+    places: dict[int, int]
+    total: int
+    best: int | None
+    rounds: int
+    rounds_won: int
+    may_i_used: int
+    shanghai_claims: int
+    rating: float | None
+    sigma: float | None
+    trend: float | None
+    rivals: list[Rival]
+    contracts: list[dict]
+    last_games: list[Result]
+    series: list[dict] = field(default_factory=list)
+
+    @property
+    def costliest_contract(self) -> int | None:
+        if not self.contracts:
+            return None
+        return max(self.contracts, key=lambda contract: contract["points"])["number"]
+
+    @property
+    def average_total(self) -> float:
+        return self.total / self.games if self.games else 0
+
+    @property
+    def may_i_per_game(self) -> float:
+        return self.may_i_used / self.games if self.games else 0
+
+    @property
+    def shanghai_per_game(self) -> float:
+        return self.shanghai_claims / self.games if self.games else 0
+
+
+# What the player page's chart plots per table, in game order.
+SERIES = ("total", "place", "rating", "sigma", "trend")
+
+
+def player_record(*, player: Player, season: Season | None, last: int = 10) -> PlayerRecord:
+    """The player's record, for a season or all time, in four queries (the player's results
+    summed, listed, the newest with their tables, and the club's names), however many."""
+    results = _scoped(Result.objects.filter(player=player), season)
+    row = results.aggregate(
+        **{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()},
+        **{f"place_{place}": Count("pk", filter=Q(place=place)) for place in range(1, 6)},
+    )
+    figures = {name: row[f"sum_{name}"] or 0 for name in _AGGREGATES}
+    figures["best"] = row["sum_best"]
+    places = {place: row[f"place_{place}"] for place in range(1, 6)}
+    rows = list(
+        results.order_by("finished_at", "game_id").values(
+            "game_id", "finished_at", *SERIES, "others", "points_left"
+        )
+    )
+    series = [{key: row[key] for key in ("game_id", "finished_at", *SERIES)} for row in rows]
+    tables = [(row["place"], row["others"], row["points_left"]) for row in rows]
+    names = dict(Player.objects.filter(club_id=player.club_id).values_list("pk", "name"))
+    latest = series[-1] if series else {}
+    return PlayerRecord(
+        player=player,
+        season=season,
+        **figures,
+        places={place: count for place, count in places.items() if count},
+        rating=latest.get("rating"),
+        sigma=latest.get("sigma"),
+        trend=latest.get("trend"),
+        rivals=_rivals(tables, names),
+        contracts=_contracts(tables),
+        last_games=list(
+            results.select_related("game", "season").order_by("-finished_at", "-game_id")[:last]
+        ),
+        series=series,
+    )
+
+
+def _rivals(tables, names: dict[int, str]) -> list[Rival]:
+    """Head to head against every other player, from the places at the player's tables."""
+    rivals = {}
+    for place, others, _ in tables:
+        for other, their_place in others.items():
+            rival = rivals.setdefault(int(other), [0, 0, 0])
+            rival[0] += 1
+            rival[1] += place < their_place
+            rival[2] += place > their_place
+    found = [
+        Rival(player=Player(pk=pk, name=names[pk]), games=games, ahead=ahead, behind=behind)
+        for pk, (games, ahead, behind) in rivals.items()
+    ]
+    return sorted(found, key=lambda rival: (-rival.games, rival.player.name))
+
+
+def _contracts(tables) -> list[dict]:
+    """Average points left in hand per contract, over the player's tables."""
+    sums = {}
+    for _, _, points_left in tables:
+        for number, points in enumerate(points_left, start=1):
+            total, rounds = sums.get(number, (0, 0))
+            sums[number] = (total + points, rounds + 1)
+    return [
+        {"number": number, "points": total / rounds, "rounds": rounds}
+        for number, (total, rounds) in sorted(sums.items())
+    ]
+
+
+def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Page:
+    """The club's tables, newest first, with players and, once finished, winners and totals:
+    five queries a page (count, tables, seats, results, rounds), however many tables there are."""
+    # Rounds are fetched for the tables shown only, not counted over every table of the club.
+    games = (
+        club.games.select_related("season")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player")),
+            Prefetch(
+                "results",
+                queryset=Result.objects.select_related("player").order_by("place", "player__name"),
+            ),
+            Prefetch(
+                "rounds",
+                queryset=Round.objects.filter(finished_at__isnull=False).only("pk", "game_id"),
+                to_attr="rounds_finished",
+            ),
+        )
+        .order_by("-started_at", "-pk")
+    )
+    return Paginator(games, per_page).get_page(page)

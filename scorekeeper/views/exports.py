@@ -1,0 +1,70 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods
+
+from scorekeeper import archive, score_sheet, services
+from scorekeeper.forms import ClubImportForm
+from scorekeeper.models import Club
+from scorekeeper.views.access import club_or_404
+
+
+def _download(content: str | bytes, *, name: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    # Scores are the club's own: never kept by a shared cache.
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _file_name(club: Club, *parts: str, extension: str) -> str:
+    stem = "-".join([slugify(club.name) or "club", *map(slugify, parts), f"{timezone.localdate()}"])
+    return f"{stem}.{extension}"
+
+
+@require_GET
+@login_required
+def club_export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    return _download(
+        archive.club_export_json(club),
+        name=_file_name(club, extension="json"),
+        content_type="application/json; charset=utf-8",
+    )
+
+
+@require_GET
+@login_required
+def club_export_csv(request: HttpRequest, pk: int, season_pk: int | None = None) -> HttpResponse:
+    club = club_or_404(request, pk)
+    season = get_object_or_404(club.seasons, pk=season_pk) if season_pk else None
+    # With a byte-order mark, spreadsheets read the file as UTF-8 (names keep their accents).
+    return _download(
+        score_sheet.score_sheet_csv(club, season).encode("utf-8-sig"),
+        name=_file_name(club, *([season.name] if season else []), extension="csv"),
+        content_type="text/csv; charset=utf-8",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def club_import(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    form = ClubImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            counts = services.club_import(club=club, document=form.cleaned_data["document"])
+        except services.ImportRefused as refusal:
+            form.add_error("document", str(refusal))
+        else:
+            messages.success(
+                request,
+                f"Imported {counts['player']} players, {counts['season']} seasons and "
+                f"{counts['game']} tables into {club}.",
+            )
+            return redirect(club)
+    empty = not (club.players.exists() or club.games.exists())
+    return render(request, "club_import.html", {"club": club, "form": form, "empty": empty})

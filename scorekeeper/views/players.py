@@ -1,0 +1,24 @@
+"""A player's page: their record for a season or all time."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from scorekeeper import standings
+from scorekeeper.forms import row_id
+from scorekeeper.views.access import player_or_404
+
+
+@require_GET
+@login_required
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = player_or_404(request, pk)
+    seasons = list(player.club.seasons.all())
+    # ?season=<id> of one of the club's seasons; anything else shows all time.
+    chosen = row_id(request.GET.get("season"))
+    season = next((season for season in seasons if season.pk == chosen), None)
+    record = standings.player_record(player=player, season=season)
+    context = {"player": player, "club": player.club, "seasons": seasons, "record": record}
+    template = "player.html#record" if request.htmx else "player.html"
+    return render(request, template, context)

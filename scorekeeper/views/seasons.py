@@ -1,0 +1,122 @@
+"""Seasons and standings: a season's or all-time standings, closing and sharing a season, the
+read-only shared standings, and playing a finished table again."""
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from scorekeeper import services, standings
+from scorekeeper.forms import StandingsForm
+from scorekeeper.models import Season
+from scorekeeper.views.access import club_or_404, game_or_404, season_or_404
+
+
+def _headers(table: standings.Standings, url: str) -> list[dict]:
+    """Each column's heading, linking to the standings sorted by it (again: the other way)."""
+    headers = []
+    for key, column in standings.COLUMNS.items():
+        active = table.sort.removeprefix("-") == key
+        sort = key if not active or table.sort.startswith("-") else f"-{key}"
+        query = urlencode({"sort": sort, "min_games": table.min_games})
+        arrow = ""
+        if active:
+            arrow = "▼" if column.descending != table.sort.startswith("-") else "▲"
+        headers.append({"label": column.label, "href": f"{url}?{query}", "arrow": arrow})
+    return headers
+
+
+def _standings_page(request, *, club, season, url, shared=False):
+    """The standings page, or for htmx only its `standings` partial."""
+    form = StandingsForm(request.GET)
+    table = standings.standings_for(club=club, season=season, **form.options())
+    context = {
+        "club": club,
+        "season": season,
+        "seasons": [] if shared else club.seasons.all(),
+        "standings": table,
+        "headers": _headers(table, url),
+        "form": form,
+        "url": url,
+        "shared": shared,
+    }
+    template = "standings.html#standings" if request.htmx else "standings.html"
+    return render(request, template, context)
+
+
+@require_GET
+@login_required
+def club_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    return _standings_page(
+        request, club=club, season=None, url=reverse("club_standings", args=[club.pk])
+    )
+
+
+@require_GET
+@login_required
+def season_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    season = season_or_404(request, pk)
+    return _standings_page(request, club=season.club, season=season, url=season.get_absolute_url())
+
+
+@require_GET
+def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
+    """A season's standings for anyone holding its link, until the link is revoked."""
+    # Tokens are 43 characters: a longer one is no token, and is not looked up.
+    season = None
+    if 0 < len(token) <= 64:
+        season = Season.objects.select_related("club").filter(share_token=token).first()
+    if season is None:
+        raise Http404("This link does not work (any more).")
+    url = reverse("shared_standings", args=[token])
+    return _standings_page(request, club=season.club, season=season, url=url, shared=True)
+
+
+def _season_write(request, pk, service, done: str) -> HttpResponse:
+    season = season_or_404(request, pk)
+    try:
+        service(season=season)
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, done.format(season=season))
+    return redirect(season.club)
+
+
+@require_POST
+@login_required
+def season_close(request: HttpRequest, pk: int) -> HttpResponse:
+    return _season_write(request, pk, services.season_close, "{season} is closed: it ended today.")
+
+
+@require_POST
+@login_required
+def season_share(request: HttpRequest, pk: int) -> HttpResponse:
+    return _season_write(
+        request, pk, services.season_share, "Anyone with the link can now see {season}'s standings."
+    )
+
+
+@require_POST
+@login_required
+def season_unshare(request: HttpRequest, pk: int) -> HttpResponse:
+    return _season_write(
+        request, pk, services.season_unshare, "The link to {season}'s standings no longer works."
+    )
+
+
+@require_POST
+@login_required
+def play_again(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk)
+    try:
+        new_game = services.game_play_again(game=game, user=request.user)
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+        return redirect(game)
+    return redirect(new_game)

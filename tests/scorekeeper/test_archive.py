@@ -1,0 +1,322 @@
+"""The club's JSON export and import: a club restored into an empty club is the same, row for row;
+a bad, foreign, cut-short or edited file is refused with a reason and changes nothing."""
+
+import json
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+
+import rules
+from scorekeeper import archive, services
+from scorekeeper.models import Club, Event, Seat, TableMeld
+from tests.factories import make_club, make_game, make_user, play_round
+
+pytestmark = pytest.mark.django_db
+
+
+def _fresh(game):
+    game.refresh_from_db()
+    return game.version
+
+
+def _seats(game) -> list[Seat]:
+    return list(game.seats.order_by("position"))
+
+
+def make_lived_in_club():
+    """A club with two seasons (one shared), two profiles, a table with May I?s, melds, a
+    lay-off, a check, an edited and an undone score, a finished table (with its results and
+    ratings), and a table left with a player down."""
+    ann, bob = make_user("ann-archive"), make_user("bob-archive")
+    club = make_club(ann, name="Thursday Night")
+    services.club_join(user=bob, invite_code=club.invite_code)
+    services.season_create(club=club, name="Winter", starts_on="2026-01-05")
+    services.profile_save(club=club, name="Quick", house_rules=rules.HouseRules(may_i_limit=3))
+    game = make_game(club, players=4, user=ann)
+    seats = _seats(game)
+    services.may_i_spend(game=game, version=_fresh(game), seat=seats[1], user=bob)
+    services.melds_record(
+        game=game,
+        version=_fresh(game),
+        seat=seats[0],
+        melds=rules.parse_melds("7H 7S 7D | 9C 9D 9S"),
+        user=ann,
+    )
+    meld = TableMeld.objects.filter(round__game=game).first()
+    services.meld_lay_off(
+        game=game,
+        version=_fresh(game),
+        seat=seats[0],
+        meld=meld,
+        cards=rules.parse_cards("7C"),
+        user=bob,
+    )
+    services.check_record(
+        game=game,
+        round_=game.rounds.get(number=1),
+        question="meld",
+        cards="7H 7S 7D 7C",
+        target=meld,
+        answer=rules.answer_question("meld", rules.parse_melds("7H 7S 7D 7C"), game.house_rules),
+        user=bob,
+    )
+    play_round(game, went_out=0, points=[15, 30, 45], user=ann)
+    play_round(game, went_out=2, points=[5, 10, 20], user=bob)
+    services.round_edit(
+        game=game,
+        version=_fresh(game),
+        round_=game.rounds.get(number=2),
+        entries={seat.pk: rules.HandEntry(points=25) for seat in seats if seat != seats[2]},
+        went_out=seats[2],
+        user=ann,
+    )
+    services.action_undo(game=game, version=_fresh(game), user=bob)
+    finished = make_game(club, players=3, user=ann)
+    for went_out in [0, 1, 2, 0, 1, 2, 0]:
+        play_round(finished, went_out=went_out, points=[10, 20], user=ann)
+    services.season_share(season=finished.season)
+    other = make_game(club, players=3, user=bob)
+    services.melds_record(
+        game=other,
+        version=_fresh(other),
+        seat=_seats(other)[1],
+        melds=rules.parse_melds("4H 4S 4D | KC KD KS"),
+        user=bob,
+    )
+    return club
+
+
+def _describe(row, depth=2):
+    """A row by its values and, through its relations, by its related rows' values: no ids."""
+    described = {}
+    for field in type(row)._meta.concrete_fields:
+        if field.primary_key or field.related_model is Club:
+            continue
+        if (type(row), field.name) in archive.NOT_EXPORTED_FIELDS:
+            continue
+        value = getattr(row, field.name)
+        if field.related_model is get_user_model():
+            value = value.get_username() if value else None
+        elif field.is_relation:
+            value = _describe(value, depth - 1) if value is not None and depth else None
+        described[field.name] = value
+    if isinstance(row, Event):
+        described["before"] = _named_ids(row.before)
+        described["after"] = _named_ids(row.after)
+    return described
+
+
+def _named_ids(value: dict) -> dict:
+    """An event's before/after with seat and meld ids replaced by what they name."""
+
+    def seat(pk):
+        return Seat.objects.get(pk=pk).player.name if pk is not None else None
+
+    def meld(pk):
+        found = TableMeld.objects.filter(pk=pk).first()
+        return found.cards if found else None
+
+    return archive.event_ids_moved(value, seat, meld)
+
+
+def _club_rows(club) -> dict:
+    return {
+        model._meta.model_name: [_describe(row) for row in archive.club_rows(club, model)]
+        for model in archive.EXPORTED
+    }
+
+
+def _snapshot(club) -> dict:
+    """Every table's row count, and the club's own seasons and profiles."""
+    counts = {model._meta.label: model.objects.count() for model in apps.get_models()}
+    return {
+        "counts": counts,
+        "seasons": list(club.seasons.values_list("name", flat=True)),
+        "profiles": list(club.profiles.values_list("name", "settings")),
+    }
+
+
+@pytest.fixture
+def exported():
+    club = make_lived_in_club()
+    return club, archive.club_export_json(club)
+
+
+@pytest.fixture
+def empty_club():
+    return make_club(make_user(), name="Restored")
+
+
+def test_every_model_of_the_app_is_exported_or_left_out_on_purpose():
+    names = {model.__name__ for model in apps.get_app_config("scorekeeper").get_models()}
+    exported = {model.__name__ for model in archive.EXPORTED}
+    assert names == exported | archive.NOT_EXPORTED
+    assert not exported & archive.NOT_EXPORTED
+
+
+def test_an_imported_club_is_the_exported_one_row_for_row(exported, empty_club):
+    club, document = exported
+    counts = services.club_import(club=empty_club, document=document)
+
+    assert counts["event"] == Event.objects.filter(game__club=club).count() == 24
+    assert counts["tablemeld"] == 4 and counts["check"] == 1 and counts["result"] == 3
+    assert _club_rows(empty_club) == _club_rows(club)
+    # Exporting the restored club gives the same payload: ids in the file are places, not ids.
+    again = json.loads(archive.club_export_json(empty_club))
+    first = json.loads(document)
+    assert again["payload"]["models"] == first["payload"]["models"]
+    assert again["payload"]["club"] == "Restored"
+
+
+def test_ids_inside_the_history_point_to_the_restored_rows(exported, empty_club):
+    club, document = exported
+    services.club_import(club=empty_club, document=document)
+    restored = empty_club.games.order_by("-pk").first()  # the table left with a player down
+    down = restored.events.get(kind=Event.Kind.WENT_DOWN)
+    assert set(down.after["melds"]) == set(
+        TableMeld.objects.filter(round__game=restored).values_list("pk", flat=True)
+    )
+    # Undo after the import takes back the restored melds, and only those.
+    original_melds = TableMeld.objects.filter(round__game__club=club).count()
+    services.action_undo(game=restored, version=restored.version, user=None)
+    assert not TableMeld.objects.filter(round__game=restored).exists()
+    assert TableMeld.objects.filter(round__game__club=club).count() == original_melds
+
+
+def test_accounts_are_matched_by_username_and_missing_ones_left_empty(exported, empty_club):
+    _, document = exported
+    get_user_model().objects.filter(username="bob-archive").delete()
+    services.club_import(club=empty_club, document=document)
+    events = Event.objects.filter(game__club=empty_club)
+    assert events.filter(created_by__username="ann-archive").exists()
+    assert not events.filter(created_by__username="bob-archive").exists()
+    assert events.filter(created_by__isnull=True, kind=Event.Kind.MAY_I).exists()
+
+
+def test_times_are_restored_to_the_microsecond(exported, empty_club):
+    club, document = exported
+    services.club_import(club=empty_club, document=document)
+    original = list(Event.objects.filter(game__club=club).order_by("pk"))
+    restored = list(Event.objects.filter(game__club=empty_club).order_by("pk"))
+    assert [event.created_at for event in restored] == [event.created_at for event in original]
+    assert any(event.created_at.microsecond % 1000 for event in original)
+
+
+def _edited(document: str, change) -> str:
+    """The document with `change` applied to its payload, and a checksum that matches again."""
+    payload = json.loads(document)["payload"]
+    change(payload["models"])
+    return archive.club_document(payload)
+
+
+def _set(model: str, field: str, value, row: int = 0):
+    def change(models):
+        models[model][row][field] = value
+
+    return change
+
+
+REFUSED = [
+    ("not JSON", lambda document: b"\xff\xfe\x00 not json", "not JSON"),
+    ("cut short", lambda document: document[: len(document) // 2], "cut short"),
+    ("another format", lambda document: '[{"model": "auth.user", "pk": 1}]', "not a Shanghai"),
+    (
+        "another version",
+        lambda document: document.replace('"version": 1', '"version": 9', 1),
+        "version 9",
+    ),
+    (
+        "edited by hand",
+        lambda document: document.replace('"name": "Winter"', '"name": "Summer"', 1),
+        "checksum",
+    ),
+    (
+        "a reference outside the file",
+        lambda document: _edited(document, _set("seat", "player", 999)),
+        "does not hold",
+    ),
+    (
+        "an undo of an event the file does not hold",
+        lambda document: _edited(document, _set("event", "undoes", 999)),
+        "does not hold",
+    ),
+    (
+        "a name longer than a player's",
+        lambda document: _edited(document, _set("player", "name", "N" * 41)),
+        "at most 40 characters",
+    ),
+    (
+        "points too large for the column",
+        lambda document: _edited(document, _set("hand", "points", 2**70)),
+        "points is not valid",
+    ),
+    (
+        "a NUL in a name",
+        lambda document: _edited(document, _set("player", "name", "Ann\x00")),
+        "NUL character",
+    ),
+    (
+        "a date that is not one",
+        lambda document: _edited(document, _set("season", "starts_on", "next Tuesday")),
+        "starts_on",
+    ),
+    (
+        "unplayable house rules",
+        lambda document: _edited(document, _set("game", "rules", {"decks": "many"})),
+        "house rules",
+    ),
+    (
+        "a missing field",
+        lambda document: _edited(document, lambda models: models["hand"][0].pop("points")),
+        "wrong fields",
+    ),
+    (
+        "two players with one name",
+        lambda document: _edited(
+            document,
+            lambda models: models["player"][1].update(name=models["player"][0]["name"].upper()),
+        ),
+        "break a rule",
+    ),
+    (
+        "more May I?s than the limit",
+        lambda document: _edited(document, _set("hand", "may_i_used", 7)),
+        "break a rule",
+    ),
+    (
+        "a model left out",
+        lambda document: _edited(document, lambda models: models.pop("check")),
+        "tables this app expects",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("spoil", "reason"), [case[1:] for case in REFUSED], ids=[case[0] for case in REFUSED]
+)
+def test_a_bad_file_is_refused_with_a_reason_and_changes_nothing(
+    exported, empty_club, spoil, reason
+):
+    _, document = exported
+    before = _snapshot(empty_club)
+    with pytest.raises(services.ImportRefused) as refusal:
+        services.club_import(club=empty_club, document=spoil(document))
+    assert reason.lower() in str(refusal.value).lower()
+    assert _snapshot(empty_club) == before
+
+
+def test_a_club_with_players_is_not_imported_into(exported):
+    club, document = exported
+    before = _snapshot(club)
+    with pytest.raises(services.ImportRefused, match="already has players or tables"):
+        services.club_import(club=club, document=document)
+    assert _snapshot(club) == before
+
+
+def test_a_seasons_share_link_is_not_copied(exported, empty_club):
+    club, document = exported
+    assert club.seasons.filter(share_token__isnull=False).exists()
+    assert "share_token" not in document
+    services.club_import(club=empty_club, document=document)
+    assert not empty_club.seasons.filter(share_token__isnull=False).exists()

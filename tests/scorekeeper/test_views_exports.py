@@ -1,0 +1,230 @@
+"""Export buttons, the import page, the commands, and the running-totals chart on the table page."""
+
+import csv
+import html
+import io
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from scorekeeper import archive
+from scorekeeper.models import Club, Event, Game, Player
+from tests.factories import make_club, make_game, make_user, play_round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    game = make_game(players=3)
+    play_round(game, went_out=1, points=[15, 40])
+    return game
+
+
+@pytest.fixture
+def member(client, game):
+    user = game.club.memberships.get().user
+    client.force_login(user)
+    return user
+
+
+def _urls(club: Club) -> list[str]:
+    season = club.seasons.first()
+    return [
+        reverse("club_export_json", args=[club.pk]),
+        reverse("club_export_csv", args=[club.pk]),
+        reverse("season_export_csv", args=[club.pk, season.pk]),
+        reverse("club_import", args=[club.pk]),
+    ]
+
+
+def _upload(content: bytes | str, name: str = "club.json") -> SimpleUploadedFile:
+    data = content.encode() if isinstance(content, str) else content
+    return SimpleUploadedFile(name, data, content_type="application/json")
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, game):
+    for url in _urls(game.club):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+
+
+def test_another_clubs_exports_and_import_are_404(client, game):
+    client.force_login(make_user())
+    for url in _urls(game.club):
+        assert client.get(url).status_code == 404
+    response = client.post(
+        reverse("club_import", args=[game.club.pk]),
+        {"document": _upload(archive.club_export_json(game.club))},
+    )
+    assert response.status_code == 404
+
+
+def test_a_season_of_another_club_is_404(client, member, game):
+    other = make_club().seasons.get()
+    url = reverse("season_export_csv", args=[game.club.pk, other.pk])
+    assert client.get(url).status_code == 404
+
+
+def test_exports_answer_get_only(client, member, game):
+    for url in _urls(game.club)[:3]:
+        assert client.post(url).status_code == 405
+    assert client.put(_urls(game.club)[3]).status_code == 405
+
+
+def test_the_json_download_is_the_whole_club(client, member, game, django_assert_num_queries):
+    # session, user, club, the eleven exported models, their accounts
+    with django_assert_num_queries(15):
+        response = client.get(reverse("club_export_json", args=[game.club.pk]))
+    assert response["Content-Disposition"].startswith('attachment; filename="club-')
+    assert response["Cache-Control"] == "private, no-store"
+    document = json.loads(response.content)
+    assert document["format"] == archive.FORMAT
+    assert len(document["payload"]["models"]["hand"]) == 6  # two rounds dealt, three seats
+
+
+def test_the_csv_download_opens_in_a_spreadsheet(client, member, game):
+    response = client.get(reverse("club_export_csv", args=[game.club.pk]))
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response.content.startswith(b"\xef\xbb\xbf")  # UTF-8 byte-order mark
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][:3] == ["date", "season", "table"]
+    assert len(rows) == 1 + 3
+    season = game.season
+    response = client.get(reverse("season_export_csv", args=[game.club.pk, season.pk]))
+    assert f"-{season.name}-" in response["Content-Disposition"]
+
+
+def test_the_club_page_offers_the_exports_and_only_an_empty_club_the_import(client, member, game):
+    page = client.get(game.club.get_absolute_url()).content.decode()
+    assert f"<title>{game.club} · Shanghai Scorekeeper</title>" in page
+    assert reverse("club_export_json", args=[game.club.pk]) in page
+    assert reverse("season_export_csv", args=[game.club.pk, game.season.pk]) in page
+    assert reverse("club_import", args=[game.club.pk]) not in page
+    empty = make_club(member)
+    assert (
+        reverse("club_import", args=[empty.pk])
+        in client.get(empty.get_absolute_url()).content.decode()
+    )
+
+
+def test_importing_into_an_empty_club(client, member, game):
+    empty = make_club(member, name="Copy")
+    url = reverse("club_import", args=[empty.pk])
+    assert 'type="file"' in client.get(url).content.decode()
+
+    response = client.post(url, {"document": _upload(archive.club_export_json(game.club))})
+
+    assert response["Location"] == empty.get_absolute_url()
+    assert sorted(empty.players.values_list("name", flat=True)) == sorted(
+        game.club.players.values_list("name", flat=True)
+    )
+    assert Event.objects.filter(game__club=empty).count() == game.events.count()
+    message = html.unescape(client.get(response["Location"]).content.decode())
+    assert "Imported 3 players, 1 seasons and 1 tables into Copy." in message
+
+
+def test_a_bad_file_is_refused_on_the_page_and_changes_nothing(client, member, game):
+    empty = make_club(member)
+    document = archive.club_export_json(game.club).replace("went out", "flew out")
+    response = client.post(reverse("club_import", args=[empty.pk]), {"document": _upload(document)})
+    assert response.status_code == 200
+    assert "checksum does not match" in html.unescape(response.content.decode())
+    assert not empty.players.exists() and empty.seasons.count() == 1
+
+
+def test_a_file_over_the_size_limit_is_refused(client, member, game, settings):
+    settings.CLUB_IMPORT_MAX_BYTES = 1024
+    empty = make_club(member)
+    document = archive.club_export_json(game.club)
+    response = client.post(reverse("club_import", args=[empty.pk]), {"document": _upload(document)})
+    assert "a club export here can be at most 0 MB" in html.unescape(response.content.decode())
+    assert not empty.players.exists()
+
+
+def test_a_club_with_players_shows_no_import_form(client, member, game):
+    response = client.get(reverse("club_import", args=[game.club.pk]))
+    assert 'type="file"' not in response.content.decode()
+    response = client.post(
+        reverse("club_import", args=[game.club.pk]),
+        {"document": _upload(archive.club_export_json(game.club))},
+    )
+    assert "already has players or tables" in html.unescape(response.content.decode())
+    assert Player.objects.count() == 3
+
+
+def test_the_table_page_draws_running_totals(client, member, game, django_assert_num_queries):
+    # session, user, table, the board's five queries and the TV link: the chart adds none
+    with django_assert_num_queries(9):
+        page = client.get(game.get_absolute_url()).content.decode()
+    assert page.count('<svg class="chart-svg"') == 1
+    assert "Running totals" in page
+    partial = client.get(game.get_absolute_url(), headers={"HX-Request": "true"})
+    body = partial.content.decode()
+    assert body.lstrip().startswith('<div id="table"') and '<svg class="chart-svg"' in body
+    fresh = make_game(game.club, players=3)
+    assert "chart-svg" not in client.get(fresh.get_absolute_url()).content.decode()
+
+
+def test_game_over_shows_the_chart(client, member, game):
+    for _ in range(6):
+        play_round(game)
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Game over" in page and "7 contracts played" in page
+
+
+def test_the_commands_export_and_import_a_club(tmp_path, game):
+    path = tmp_path / "club.json"
+    call_command("club_export", str(game.club.pk), "-o", str(path))
+    user = make_user("importer")
+    out = io.StringIO()
+    call_command("club_import", str(path), "--user", "importer", stdout=out)
+    copy = Club.objects.get(memberships__user=user)
+    assert copy.name == game.club.name and copy.players.count() == 3
+    assert "3 player" in out.getvalue()
+    sheet = tmp_path / "scores.csv"
+    call_command("club_export", str(copy.pk), "--format", "csv", "-o", str(sheet))
+    assert sheet.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert len(sheet.read_text(encoding="utf-8-sig").splitlines()) == 1 + 3
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--club", "999999"], "There is no club 999999"),
+        (["--user", "nobody"], "There is no account 'nobody'"),
+        (["--club", "{club}"], "already has players or tables"),
+    ],
+)
+def test_the_import_command_refuses_with_a_reason(tmp_path, game, arguments, message):
+    path = tmp_path / "club.json"
+    path.write_text(archive.club_export_json(game.club))
+    arguments = [argument.format(club=game.club.pk) for argument in arguments]
+    clubs = Club.objects.count()
+    with pytest.raises(CommandError, match=message):
+        call_command("club_import", str(path), *arguments)
+    assert Club.objects.count() == clubs
+
+
+def test_the_import_command_makes_no_club_from_a_bad_file(tmp_path):
+    make_user("importer")
+    path = tmp_path / "club.json"
+    path.write_text('{"format": "shanghai-scorekeeper-club", "version": 1, "payload": {}}')
+    with pytest.raises(CommandError, match="checksum"):
+        call_command("club_import", str(path), "--user", "importer")
+    assert not Club.objects.exists() and not Game.objects.exists()
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("club_import", str(tmp_path / "missing.json"), "--user", "importer")
+
+
+def test_the_export_command_refuses_a_season_with_json(game):
+    with pytest.raises(CommandError, match="--season goes with --format csv"):
+        call_command("club_export", str(game.club.pk), "--season", str(game.season.pk))
+    with pytest.raises(CommandError, match="no season 999999"):
+        call_command("club_export", str(game.club.pk), "--format", "csv", "--season", "999999")

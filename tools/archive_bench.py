@@ -1,0 +1,75 @@
+"""Time a club's JSON export and import, and the CSV, on a club of N finished tables.
+
+    DJANGO_DEBUG=true DJANGO_DATA_DIR=/tmp/archive-bench .venv/bin/python -m tools.archive_bench 100
+
+Uses the database the settings name (SQLite in DJANGO_DATA_DIR, or DATABASE_URL), migrates it,
+and leaves the two clubs there. The last line is JSON.
+"""
+
+import json
+import os
+import random
+import sys
+import time
+
+
+def main(tables: int) -> dict:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    import rules
+    from scorekeeper import archive, score_sheet, services
+
+    call_command("migrate", verbosity=0)
+    user, _ = get_user_model().objects.get_or_create(username="archive-bench")
+    club = services.club_create(user=user, name=f"Bench {time.time():.0f}")
+    players = [services.player_create(club=club, name=f"Player {n}") for n in range(8)]
+    dice = random.Random(7)
+    for _ in range(tables):
+        game = services.game_start(
+            club=club,
+            user=user,
+            players=dice.sample(players, k=5),
+            first_dealer=0,
+            season=club.seasons.first(),
+            profile=club.profiles.first(),
+        )
+        seats = list(game.seats.all())
+        for _ in range(7):
+            winner = dice.choice(seats)
+            services.may_i_spend(game=game, version=game.version, seat=seats[0], user=user)
+            services.round_record_went_out(game=game, version=game.version, seat=winner, user=user)
+            entries = {
+                seat.pk: rules.HandEntry(cards=tuple(rules.parse_ranks(dice.choice(["K 7", "A"]))))
+                for seat in seats
+                if seat != winner
+            }
+            services.round_score(game=game, version=game.version, entries=entries, user=user)
+
+    started = time.perf_counter()
+    document = archive.club_export_json(club)
+    exported = time.perf_counter() - started
+    started = time.perf_counter()
+    sheet = score_sheet.score_sheet_csv(club)
+    csv_seconds = time.perf_counter() - started
+    copy = services.club_create(user=user, name=f"{club.name} copy")
+    started = time.perf_counter()
+    counts = services.club_import(club=copy, document=document)
+    imported = time.perf_counter() - started
+    return {
+        "tables": tables,
+        "rows": sum(counts.values()),
+        "json_mb": round(len(document.encode()) / 2**20, 2),
+        "export_s": round(exported, 2),
+        "import_s": round(imported, 2),
+        "csv_rows": sheet.count("\n") - 1,
+        "csv_s": round(csv_seconds, 2),
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)))
