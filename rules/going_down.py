@@ -78,6 +78,8 @@ class _Search:
             self.key_points[key] = self.joker_points if card.is_joker else points[card.rank]
         self.keys = sorted(key for key in self.count if isinstance(key, tuple) and key[0] != "d")
         self.remaining_cards = len(hand)
+        self.jokers_left = sum(1 for card in hand if card.is_joker)
+        self.naturals_left = len(hand) - self.jokers_left  # neither melded nor set aside
         self.available_points = sum(self.key_points[k] * n for k, n in self.count.items())
         self.frames = ace_frames(rules)
         self.chosen: list[_Plan] = []
@@ -88,7 +90,9 @@ class _Search:
         self.best: list[_Plan] | None = None
         self.best_points = -1
         self.done = False
+        self.first_only = False
         self.failed: set[tuple] = set()
+        self.ceiling: dict[tuple, int] = {}
 
     # --- the search -------------------------------------------------------------------------
 
@@ -96,6 +100,7 @@ class _Search:
         self.enforce = enforce
         self.best, self.best_points, self.done = None, -1, False
         self.failed = set()
+        self.ceiling = {}
         self._visit(0)
         return self.best
 
@@ -111,13 +116,15 @@ class _Search:
             self.books_used,
             self.runs_used,
             tuple(sorted((p.kind, p.value, p.suit, p.end) for p in self.chosen)),
+            # Cards set aside stay in hand: one of them may be the card kept to discard.
+            self.keep_one and self.remaining_cards > self.naturals_left + self.jokers_left,
         )
 
     def _visit(self, index: int) -> None:
         keys, count = self.keys, self.count
         while index < len(keys) and count[keys[index]] == 0:
             index += 1
-        if not self.cover and self.shed + self.available_points <= self.best_points:
+        if not self.cover and self.shed + self._most_left() <= self.best_points:
             return
         if self.cover:
             books_left = max(0, self.books_needed - self.books_used)
@@ -127,19 +134,56 @@ class _Search:
                 return
             if self._melds_full() and self.remaining_cards:
                 return
+            if self._jokers_stranded():
+                return
             if not self.extra and books_left + runs_left == 1 and self.remaining_cards:
                 self._last_meld(books_left == 1)
                 return
         if index == len(keys):
             self._finish()
             return
-        state = self._state(index) if self.cover else None
-        if state is not None and state in self.failed:
+        state = self._state(index)
+        if self.cover:
+            if state in self.failed:
+                return
+        elif self.shed + self.ceiling.get(state, self.available_points) <= self.best_points:
             return
+        shed = self.shed
         key = keys[index]
         self._choose(index, key, self._candidates(key), 0)
-        if state is not None and not self.done:
-            self.failed.add(state)
+        if self.cover:
+            if not self.done:
+                self.failed.add(state)
+        else:
+            # Every going-down below this state sheds at most best_points in all: whatever
+            # was not found was cut for not beating it. The bound holds for any path here.
+            self.ceiling[state] = min(
+                self.ceiling.get(state, self.available_points), self.best_points - shed
+            )
+
+    def _melds_left(self) -> int | None:
+        """How many melds may still go down; None when extra melds are allowed."""
+        if self.extra:
+            return None
+        return self.books_needed + self.runs_needed - self.books_used - self.runs_used
+
+    def _usable_jokers(self) -> int:
+        """Jokers the melds still to come can hold: each meld holds at least as many naturals
+        as jokers and at most jokers_per_meld of them."""
+        usable = min(self.jokers_left, self.naturals_left)
+        melds_left = self._melds_left()
+        if melds_left is not None:
+            usable = min(usable, melds_left * self.rules.jokers_per_meld)
+        return usable
+
+    def _jokers_stranded(self) -> bool:
+        """In a cover every card must go down: no meld can take a joker left over."""
+        return self._usable_jokers() < self.jokers_left
+
+    def _most_left(self) -> int:
+        """An upper bound on the points the melds still to come can shed."""
+        unusable = self.jokers_left - self._usable_jokers()
+        return self.available_points - unusable * self.joker_points
 
     def _choose(self, index: int, key: tuple, candidates: list[_Plan], start: int) -> None:
         count = self.count
@@ -159,9 +203,11 @@ class _Search:
             left = count[key]
             count[key] = 0
             self.available_points -= left * self.key_points[key]
+            self.naturals_left -= left
             self._visit(index + 1)
             count[key] = left
             self.available_points += left * self.key_points[key]
+            self.naturals_left += left
 
     def _fits(self, plan: _Plan) -> bool:
         count = self.count
@@ -179,11 +225,15 @@ class _Search:
 
     def _apply(self, plan: _Plan, sign: int) -> None:
         count = self.count
-        cards = 0
+        cards = jokers = 0
         for key, n in plan.uses:
             count[key] -= sign * n
             cards += n
+            if not isinstance(key, tuple) or key[0] == "d":
+                jokers += n
         self.remaining_cards -= sign * cards
+        self.jokers_left -= sign * jokers
+        self.naturals_left -= sign * (cards - jokers)
         self.available_points -= sign * plan.points
         self.shed += sign * plan.points
         if plan.kind == "book":
