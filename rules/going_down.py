@@ -82,6 +82,8 @@ class _Search:
         self.naturals_left = len(hand) - self.jokers_left  # neither melded nor set aside
         self.available_points = sum(self.key_points[k] * n for k, n in self.count.items())
         self.frames = ace_frames(rules)
+        # The positions an ace may take in a run: 14, and 1 when aces may be low.
+        self._ace_bits = 1 << 14 | (2 if any(low == 1 for low, _, _ in self.frames) else 0)
         self.chosen: list[_Plan] = []
         self.books_used = 0
         self.runs_used = 0
@@ -110,21 +112,47 @@ class _Search:
         )
 
     def _state(self, index: int) -> tuple:
+        """What decides the rest of the search from `index` on, so that a state seen before
+        by another path need not be searched again."""
         return (
             index,
             tuple(self.count.values()),
             self.books_used,
             self.runs_used,
-            tuple(sorted((p.kind, p.value, p.suit, p.end) for p in self.chosen)),
+            self._bindings(index),
             # Cards set aside stay in hand: one of them may be the card kept to discard.
             self.keep_one and self.remaining_cards > self.naturals_left + self.jokers_left,
         )
+
+    def _bindings(self, index: int) -> tuple:
+        """The chosen melds that can still conflict with a meld anchored at `index` or later.
+
+        A later book has a rank at least the anchor's; a later run starts at most jokers_per_meld
+        positions (and a low ace) below its anchor, or at the low ace itself when the anchor is
+        an ace. Chosen melds out of their reach no longer matter.
+        """
+        if not self.enforce or not self.chosen:
+            return ()
+        value = self.keys[index][0]
+        lowest_start = value - self.rules.jokers_per_meld - 1
+        if value == 14 and any(low == 1 for low, _high, _from_low in self.frames):
+            lowest_start = 1
+        bound = []
+        for plan in self.chosen:
+            if plan.kind == "book":
+                if self.rules.same_rank_books_banned and plan.value >= value:
+                    bound.append(("book", plan.value, -1, plan.value))
+            elif plan.end + 1 >= lowest_start:
+                bound.append(("run", plan.value, plan.suit, plan.end))
+        return tuple(sorted(bound))
 
     def _visit(self, index: int) -> None:
         keys, count = self.keys, self.count
         while index < len(keys) and count[keys[index]] == 0:
             index += 1
         if not self.cover and self.shed + self._most_left() <= self.best_points:
+            return
+        if self._out_of_reach():
             return
         if self.cover:
             books_left = max(0, self.books_needed - self.books_used)
@@ -160,6 +188,66 @@ class _Search:
             self.ceiling[state] = min(
                 self.ceiling.get(state, self.available_points), self.best_points - shed
             )
+
+    def _out_of_reach(self) -> bool:
+        """Whether the cards left cannot make the books or the runs still needed, counting
+        generously: conflicts and cards shared between melds are ignored."""
+        books_left = self.books_needed - self.books_used
+        runs_left = self.runs_needed - self.runs_used
+        if books_left <= 0 and runs_left <= 0:
+            return False
+        rules = self.rules
+        jokers = min(self.jokers_left, rules.jokers_per_meld)
+        books_left, runs_left = max(books_left, 0), max(runs_left, 0)
+        cards = books_left * rules.min_book + runs_left * rules.min_run
+        if self.naturals_left + min(self._usable_jokers(), jokers * (books_left + runs_left)) < cards:
+            return True
+        if books_left > 0 and self._books_possible(jokers) < books_left:
+            return True
+        return runs_left > 0 and self._runs_possible(jokers) < runs_left
+
+    def _books_possible(self, jokers: int) -> int:
+        """At most how many books the naturals left can make, with `jokers` jokers a book."""
+        rules = self.rules
+        least = max(rules.min_book - jokers, (rules.min_book + 1) // 2)
+        by_rank: dict[int, int] = {}
+        for (value, _suit), n in self._naturals():
+            by_rank[value] = by_rank.get(value, 0) + n
+        if not (rules.same_rank_books_banned and self.enforce):
+            return sum(n // least for n in by_rank.values())
+        taken = {plan.value for plan in self.chosen if plan.kind == "book"}
+        return sum(1 for value, n in by_rank.items() if n >= least and value not in taken)
+
+    def _runs_possible(self, jokers: int) -> int:
+        """At most how many runs the naturals left can make, with `jokers` jokers a run.
+
+        Every card of a run lies in a stretch of min_run positions of its suit that misses at
+        most `jokers` cards; only such cards count, `least` of them a run.
+        """
+        rules = self.rules
+        size = rules.min_run
+        least = max(size - jokers, (size + 1) // 2)
+        window = (1 << size) - 1
+        held = [0, 0, 0, 0]  # per suit, a bit per position held (1 and 14 both for an ace)
+        naturals = list(self._naturals())
+        for (value, suit), _n in naturals:
+            held[suit] |= self._ace_bits if value == 14 else 1 << value
+        reach = [0, 0, 0, 0]
+        for suit, bits in enumerate(held):
+            for low, high, _from_low in self.frames:
+                for start in range(low, high - size + 2):
+                    if (bits >> start & window).bit_count() >= least:
+                        reach[suit] |= window << start
+        usable = [0, 0, 0, 0]
+        for (value, suit), n in naturals:
+            bits = self._ace_bits if value == 14 else 1 << value
+            if reach[suit] & bits:
+                usable[suit] += n
+        return sum(n // least for n in usable)
+
+    def _naturals(self):
+        count = self.count
+        return ((key, count[key]) for key in self.keys if count[key])
 
     def _melds_left(self) -> int | None:
         """How many melds may still go down; None when extra melds are allowed."""
