@@ -287,7 +287,7 @@ class _Search:
             self._apply(plan, -1)
             if self.done:
                 return
-        if not self.cover:
+        if not self.cover and not self.done:
             left = count[key]
             count[key] = 0
             self.available_points -= left * self.key_points[key]
@@ -346,7 +346,7 @@ class _Search:
         if self.shed > self.best_points:
             self.best_points = self.shed
             self.best = list(self.chosen)
-            if self.cover:
+            if self.cover or self.first_only:
                 self.done = True
 
     def _last_meld(self, book: bool) -> None:
@@ -833,6 +833,7 @@ def _most(hand: list[Card], rules: HouseRules, kind: str, wanted: int) -> int:
         search = _Search(hand, contract, rules, cover=False)
         search.keep_one = False
         search.extra = False
+        search.first_only = True  # only whether one exists
         if search.run(enforce=True) is None:
             break
         best = count
