@@ -200,7 +200,10 @@ class _Search:
         jokers = min(self.jokers_left, rules.jokers_per_meld)
         books_left, runs_left = max(books_left, 0), max(runs_left, 0)
         cards = books_left * rules.min_book + runs_left * rules.min_run
-        if self.naturals_left + min(self._usable_jokers(), jokers * (books_left + runs_left)) < cards:
+        if (
+            self.naturals_left + min(self._usable_jokers(), jokers * (books_left + runs_left))
+            < cards
+        ):
             return True
         if books_left > 0 and self._books_possible(jokers) < books_left:
             return True
