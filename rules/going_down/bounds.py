@@ -1,0 +1,99 @@
+"""Counting bounds that let the search give up on a state early.
+
+Each bound ignores what is hard (conflicts between melds, cards wanted by two melds), so it
+can only overestimate what the cards left can do: a state it gives up on holds no answer, or
+none better than the best found, and the search finds exactly what it found without them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .search import Search
+
+
+@dataclass(frozen=True, slots=True)
+class Prospects:
+    """At most what the natural cards left can still make."""
+
+    books: int
+    runs: int
+    points: int  # of the naturals that could go into some book or run still allowed
+
+
+def usable_jokers(search: Search) -> int:
+    """Jokers the melds still to come can hold: every meld holds at least as many naturals as
+    jokers and at most jokers_per_meld of them, and without extra melds there are few left."""
+    usable = min(search.jokers_left, search.naturals_left)
+    if not search.extra:
+        melds_left = search.books_needed + search.runs_needed - search.books_used - search.runs_used
+        usable = min(usable, melds_left * search.rules.jokers_per_meld)
+    return usable
+
+
+def prospects(search: Search) -> Prospects:
+    """How many books and runs, and how many points of naturals, the cards left could give."""
+    rules = search.rules
+    count = search.count
+    naturals = [(key, count[key]) for key in search.keys if count[key]]
+    # A meld never holds more jokers than these, nor more than its naturals.
+    jokers = min(search.jokers_left, rules.jokers_per_meld)
+    book_ranks, books = _book_ranks(search, naturals, jokers)
+    run_reach, runs = _run_reach(search, naturals, jokers)
+    books_open = search.extra or search.books_used < search.books_needed
+    runs_open = search.extra or search.runs_used < search.runs_needed
+    points = 0
+    for key, n in naturals:
+        value, suit = key
+        if (books_open and value in book_ranks) or (
+            runs_open and run_reach[suit] & _bits(search, value)
+        ):
+            points += n * search.key_points[key]
+    return Prospects(books, runs, points)
+
+
+def _book_ranks(search: Search, naturals: list, jokers: int) -> tuple[set[int], int]:
+    """The ranks that could still make a book, and at most how many books."""
+    rules = search.rules
+    least = max(rules.min_book - jokers, (rules.min_book + 1) // 2)
+    by_rank: dict[int, int] = {}
+    for (value, _suit), n in naturals:
+        by_rank[value] = by_rank.get(value, 0) + n
+    ranks = {value for value, n in by_rank.items() if n >= least}
+    if not (rules.same_rank_books_banned and search.enforce):
+        return ranks, sum(by_rank[value] // least for value in ranks)
+    ranks -= {plan.value for plan in search.chosen if plan.kind == "book"}
+    return ranks, len(ranks)
+
+
+def _run_reach(search: Search, naturals: list, jokers: int) -> tuple[list[int], int]:
+    """Per suit, the run positions some run could still cover, and at most how many runs.
+
+    Every card of a run lies in a stretch of min_run positions of its suit that misses at most
+    `jokers` cards; only cards in such stretches count, `least` of them a run.
+    """
+    rules = search.rules
+    size = rules.min_run
+    least = max(size - jokers, (size + 1) // 2)
+    window = (1 << size) - 1
+    held = [0, 0, 0, 0]  # per suit, a bit per position held
+    for (value, suit), _n in naturals:
+        held[suit] |= _bits(search, value)
+    reach = [0, 0, 0, 0]
+    for suit, bits in enumerate(held):
+        for low, high, _from_low in search.frames:
+            for start in range(low, high - size + 2):
+                if (bits >> start & window).bit_count() >= least:
+                    reach[suit] |= window << start
+    in_reach = [0, 0, 0, 0]
+    for (value, suit), n in naturals:
+        if reach[suit] & _bits(search, value):
+            in_reach[suit] += n
+    return reach, sum(n // least for n in in_reach)
+
+
+def _bits(search: Search, value: int) -> int:
+    """The run positions of a rank, as bits: an ace is 14, and 1 too when aces may be low."""
+    return search.ace_bits if value == 14 else 1 << value
