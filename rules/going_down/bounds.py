@@ -40,16 +40,14 @@ def prospects(search: Search) -> Prospects:
     naturals = [(key, count[key]) for key in search.keys if count[key]]
     # A meld never holds more jokers than these, nor more than its naturals.
     jokers = min(search.jokers_left, rules.jokers_per_meld)
-    book_ranks, books = _book_ranks(search, naturals, jokers)
-    run_reach, runs = _run_reach(search, naturals, jokers)
     books_open = search.extra or search.books_used < search.books_needed
     runs_open = search.extra or search.runs_used < search.runs_needed
+    book_ranks, books = _book_ranks(search, naturals, jokers) if books_open else (set(), 0)
+    run_reach, runs = _run_reach(search, naturals, jokers) if runs_open else ([0] * 4, 0)
     points = 0
     for key, n in naturals:
         value, suit = key
-        if (books_open and value in book_ranks) or (
-            runs_open and run_reach[suit] & _bits(search, value)
-        ):
+        if value in book_ranks or run_reach[suit] & _bits(search, value):
             points += n * search.key_points[key]
     return Prospects(books, runs, points)
 

@@ -268,6 +268,10 @@ class Search:
 
     def _last_meld(self, book: bool) -> None:
         """In a cover, the cards still unused must make the one missing meld exactly."""
+        naturals = [key for key in self.keys if self.count[key]]
+        # Cheap refusals first: a book is of one rank, a run of one suit.
+        if len({key[0] if book else key[1] for key in naturals}) > 1:
+            return
         cards = self.leftover_cards()
         for meld in meld_options(cards, self.rules):
             if (meld.kind == "book") != book:
