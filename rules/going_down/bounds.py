@@ -57,9 +57,13 @@ def _book_ranks(search: Search, naturals: list, jokers: int) -> tuple[set[int], 
     rules = search.rules
     least = max(rules.min_book - jokers, (rules.min_book + 1) // 2)
     by_rank: dict[int, int] = {}
+    suits: dict[int, int] = {}  # per rank, how many suits are held
     for (value, _suit), n in naturals:
         by_rank[value] = by_rank.get(value, 0) + n
+        suits[value] = suits.get(value, 0) + 1
     ranks = {value for value, n in by_rank.items() if n >= least}
+    if rules.book_suits_distinct:
+        ranks = {value for value in ranks if suits[value] >= least}
     if not (rules.same_rank_books_banned and search.enforce):
         return ranks, sum(by_rank[value] // least for value in ranks)
     ranks -= {plan.value for plan in search.chosen if plan.kind == "book"}
