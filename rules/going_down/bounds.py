@@ -49,7 +49,31 @@ def prospects(search: Search) -> Prospects:
         value, suit = key
         if value in book_ranks or run_reach[suit] & _bits(search, value):
             points += n * search.key_points[key]
+    if not search.extra:
+        points = min(points, _most_in_melds_left(search, naturals, book_ranks, run_reach))
     return Prospects(books, runs, points)
+
+
+def _most_in_melds_left(
+    search: Search, naturals: list, book_ranks: set[int], run_reach: list[int]
+) -> int:
+    """Points of naturals the few melds left can take: a book at most every copy of its rank
+    (and two books of one rank no more), so the richest ranks; a run at most one copy of each
+    rank of its suit, so the j runs of one suit at most j copies of each."""
+    by_rank: dict[int, int] = {}
+    layers: dict[tuple[int, int], int] = {}  # (suit, copy) -> points of the copy-th copies
+    for (value, suit), n in naturals:
+        points = search.key_points[(value, suit)]
+        if value in book_ranks:
+            by_rank[value] = by_rank.get(value, 0) + n * points
+        if run_reach[suit] & _bits(search, value):
+            for copy in range(n):
+                layers[(suit, copy)] = layers.get((suit, copy), 0) + points
+    books_left = search.books_needed - search.books_used
+    runs_left = search.runs_needed - search.runs_used
+    books = sorted(by_rank.values(), reverse=True)[:books_left]
+    runs = sorted(layers.values(), reverse=True)[:runs_left]
+    return sum(books) + sum(runs)
 
 
 def _book_ranks(search: Search, naturals: list, jokers: int) -> tuple[set[int], int]:

@@ -23,8 +23,10 @@ def candidates(search: Search, key: tuple) -> list[Plan]:
     biggest first: high-scoring answers found early let the bound prune more."""
     runs_open = search.extra or search.runs_used < search.runs_needed
     books_open = search.extra or search.books_used < search.books_needed
-    # The same cards left give the same melds, whatever path led here.
-    memo_key = (key, runs_open, books_open, tuple(search.count.values()))
+    # The same cards left give the same melds, whatever path led here; only the anchor's suit
+    # (for runs), its rank (for books) and the jokers count.
+    count = search.count
+    memo_key = (key, runs_open, books_open, *(count[k] for k in search.near[key]))
     plans = search.candidate_memo.get(memo_key)
     if plans is None:
         plans = []

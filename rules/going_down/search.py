@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..cards import JOKER, Card
 from ..house_rules import Contract, HouseRules
 from ..melds import ace_frames, meld_options
-from .bounds import prospects, usable_jokers
+from .bounds import Prospects, prospects, usable_jokers
 from .candidates import candidates
 from .plans import Plan, card_of, conflict, is_joker_key, key_of, plan_of
 
@@ -48,6 +48,21 @@ class Search:
             self.count[key] = self.count.get(key, 0) + 1
             self.key_points[key] = self.joker_points if card.is_joker else points[card.rank]
         self.keys = sorted(key for key in self.count if not is_joker_key(key))
+        jokers = [key for key in self.count if is_joker_key(key)]
+        # The cards a meld anchored at a natural card may hold besides it: its suit from its
+        # rank up, its rank from its suit on, and jokers.
+        self.near = {
+            anchor: [
+                key
+                for key in self.keys
+                if key[1] == anchor[1]
+                and key[0] >= anchor[0]
+                or key[0] == anchor[0]
+                and key[1] >= anchor[1]
+            ]
+            + jokers
+            for anchor in self.keys
+        }
         self.remaining_cards = len(hand)  # not melded (set-aside cards included)
         self.jokers_left = sum(1 for card in hand if card.is_joker)
         self.naturals_left = len(hand) - self.jokers_left  # neither melded nor set aside
@@ -66,6 +81,7 @@ class Search:
         self.failed: set[tuple] = set()
         self.ceiling: dict[tuple, int] = {}
         self.candidate_memo: dict[tuple, list[Plan]] = {}
+        self.prospect_memo: dict[tuple, Prospects] = {}
 
     def run(self, enforce: bool = True) -> list[Plan] | None:
         """The plans of the going-down found, or None; `enforce` off ignores the conflicts
@@ -105,6 +121,8 @@ class Search:
                 return
         elif self.shed + self.ceiling.get(state, self.available_points) <= self.best_points:
             return
+        if self._out_of_reach(books_left, runs_left):
+            return
         shed = self.shed
         key = keys[index]
         self._choose(index, key, candidates(self, key), 0)
@@ -119,7 +137,8 @@ class Search:
             )
 
     def _hopeless(self) -> bool:
-        """Whether the counting bounds rule out any answer (any better answer) below here."""
+        """Whether counting the cards and jokers left rules out any answer (any better answer,
+        when looking for the best) below here."""
         rules = self.rules
         books_left = max(0, self.books_needed - self.books_used)
         runs_left = max(0, self.runs_needed - self.runs_used)
@@ -131,8 +150,6 @@ class Search:
                 return True
             if jokers < self.jokers_left:
                 return True  # a joker no meld can take
-            if not books_left and not runs_left:
-                return False
         elif (
             self.shed + self.available_points - (self.jokers_left - jokers) * self.joker_points
             <= self.best_points
@@ -141,13 +158,23 @@ class Search:
         # The melds still needed hold a few jokers each at most; the rest must be naturals.
         cards = books_left * rules.min_book + runs_left * rules.min_run
         needed_jokers = min(self.jokers_left, rules.jokers_per_meld) * (books_left + runs_left)
-        if self.naturals_left + min(jokers, needed_jokers) < cards:
-            return True
-        ahead = prospects(self)
+        return self.naturals_left + min(jokers, needed_jokers) < cards
+
+    def _out_of_reach(self, books_left: int, runs_left: int) -> bool:
+        """Whether the books and runs the cards left could make rule out any (better) answer."""
+        if self.cover and not books_left and not runs_left:
+            return False
+        taken = ()
+        if self.enforce and self.rules.same_rank_books_banned:
+            taken = tuple(sorted(plan.value for plan in self.chosen if plan.kind == "book"))
+        memo_key = (tuple(self.count.values()), self.books_used, self.runs_used, taken)
+        ahead = self.prospect_memo.get(memo_key)
+        if ahead is None:
+            ahead = self.prospect_memo[memo_key] = prospects(self)
         if ahead.books < books_left or ahead.runs < runs_left:
             return True
         return not self.cover and (
-            self.shed + ahead.points + jokers * self.joker_points <= self.best_points
+            self.shed + ahead.points + usable_jokers(self) * self.joker_points <= self.best_points
         )
 
     def _melds_full(self) -> bool:
