@@ -37,7 +37,12 @@ def prospects(search: Search) -> Prospects:
     """How many books and runs, and how many points of naturals, the cards left could give."""
     rules = search.rules
     count = search.count
-    naturals = [(key, count[key]) for key in search.keys if count[key]]
+    # (rank value, suit, copies, run positions as bits, points of one)
+    naturals = [
+        (key[0], key[1], count[key], search.position_bits[key], search.key_points[key])
+        for key in search.keys
+        if count[key]
+    ]
     # A meld never holds more jokers than these, nor more than its naturals.
     jokers = min(search.jokers_left, rules.jokers_per_meld)
     books_open = search.extra or search.books_used < search.books_needed
@@ -45,10 +50,9 @@ def prospects(search: Search) -> Prospects:
     book_ranks, books = _book_ranks(search, naturals, jokers) if books_open else (set(), 0)
     run_reach, runs = _run_reach(search, naturals, jokers) if runs_open else ([0] * 4, 0)
     points = 0
-    for key, n in naturals:
-        value, suit = key
-        if value in book_ranks or run_reach[suit] & _bits(search, value):
-            points += n * search.key_points[key]
+    for value, suit, n, bits, one in naturals:
+        if value in book_ranks or run_reach[suit] & bits:
+            points += n * one
     if not search.extra:
         points = min(points, _most_in_melds_left(search, naturals, book_ranks, run_reach))
     return Prospects(books, runs, points)
@@ -62,13 +66,12 @@ def _most_in_melds_left(
     rank of its suit, so the j runs of one suit at most j copies of each."""
     by_rank: dict[int, int] = {}
     layers: dict[tuple[int, int], int] = {}  # (suit, copy) -> points of the copy-th copies
-    for (value, suit), n in naturals:
-        points = search.key_points[(value, suit)]
+    for value, suit, n, bits, one in naturals:
         if value in book_ranks:
-            by_rank[value] = by_rank.get(value, 0) + n * points
-        if run_reach[suit] & _bits(search, value):
+            by_rank[value] = by_rank.get(value, 0) + n * one
+        if run_reach[suit] & bits:
             for copy in range(n):
-                layers[(suit, copy)] = layers.get((suit, copy), 0) + points
+                layers[(suit, copy)] = layers.get((suit, copy), 0) + one
     books_left = search.books_needed - search.books_used
     runs_left = search.runs_needed - search.runs_used
     books = sorted(by_rank.values(), reverse=True)[:books_left]
@@ -82,7 +85,7 @@ def _book_ranks(search: Search, naturals: list, jokers: int) -> tuple[set[int], 
     least = max(rules.min_book - jokers, (rules.min_book + 1) // 2)
     by_rank: dict[int, int] = {}
     suits: dict[int, int] = {}  # per rank, how many suits are held
-    for (value, _suit), n in naturals:
+    for value, _suit, n, _bits, _one in naturals:
         by_rank[value] = by_rank.get(value, 0) + n
         suits[value] = suits.get(value, 0) + 1
     ranks = {value for value, n in by_rank.items() if n >= least}
@@ -105,21 +108,18 @@ def _run_reach(search: Search, naturals: list, jokers: int) -> tuple[list[int], 
     least = max(size - jokers, (size + 1) // 2)
     window = (1 << size) - 1
     held = [0, 0, 0, 0]  # per suit, a bit per position held
-    for (value, suit), _n in naturals:
-        held[suit] |= _bits(search, value)
+    for _value, suit, _n, bits, _one in naturals:
+        held[suit] |= bits
     reach = [0, 0, 0, 0]
     for suit, bits in enumerate(held):
+        if bits.bit_count() < least:
+            continue
         for low, high, _from_low in search.frames:
             for start in range(low, high - size + 2):
                 if (bits >> start & window).bit_count() >= least:
                     reach[suit] |= window << start
     in_reach = [0, 0, 0, 0]
-    for (value, suit), n in naturals:
-        if reach[suit] & _bits(search, value):
+    for _value, suit, n, bits, _one in naturals:
+        if reach[suit] & bits:
             in_reach[suit] += n
     return reach, sum(n // least for n in in_reach)
-
-
-def _bits(search: Search, value: int) -> int:
-    """The run positions of a rank, as bits: an ace is 14, and 1 too when aces may be low."""
-    return search.ace_bits if value == 14 else 1 << value

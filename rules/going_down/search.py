@@ -68,8 +68,11 @@ class Search:
         self.naturals_left = len(hand) - self.jokers_left  # neither melded nor set aside
         self.available_points = sum(self.key_points[k] * n for k, n in self.count.items())
         self.frames = ace_frames(rules)
-        # The positions an ace may take in a run, as bits: 14, and 1 when aces may be low.
+        # The positions a card may take in a run, as bits: an ace 14, and 1 when aces may be low.
         self.ace_bits = 1 << 14 | (2 if any(low == 1 for low, _, _ in self.frames) else 0)
+        self.position_bits = {
+            key: self.ace_bits if key[0] == 14 else 1 << key[0] for key in self.keys
+        }
         self.chosen: list[Plan] = []
         self.books_used = 0
         self.runs_used = 0
