@@ -60,6 +60,9 @@ _SLOW_SHAPES = {
     "four suits of low ranks": ([Card(rank, suit) for rank in RANKS for suit in SUITS], 4),
     "pairs of two suits": ([Card(rank, suit) for rank in RANKS[2:] for suit in "HS" * 2], 0),
     "three suits in order": ([Card(rank, suit) for suit in "SHD" for rank in RANKS[2:]], 2),
+    "five ranks by suit": ([Card(rank, suit) for suit in SUITS for rank in RANKS[3:8]], 2),
+    "five ranks by rank": ([Card(rank, suit) for rank in RANKS[3:] for suit in "SHD"], 2),
+    "high ranks by suit": ([Card(rank, suit) for suit in SUITS for rank in RANKS[8:]], 2),
 }
 # Hands of 18 cards (the most under the seed rules) found slow by a hill-climbing search.
 _FOUND_SLOW = (
@@ -67,6 +70,9 @@ _FOUND_SLOW = (
     "4D 10C JH AH 8H 8S 9S 10H 6D JK 4D 9D KH 7D QH 7H 9H JK",
     "JK 8D 6C 5C JH 4D 7H JK 8C 5H 4C 8D 6H 7C 7C 8H 4C 7H",
     "8S 10D 7H AH JK 9D JC 9S 2S 2C 7C 8D 10S JD 7D JK JK 7S",
+    "10D 6S 8C 6D JK JD JH 6C 8S 6H 8S 10C 10H 6S JH 6C 6D JK",
+    "4D JD 9H 5D JH 7H 6D JK 7D 8D JK 6H 7D 5H JK 8H 7H 8H",
+    "6C 9D 9S 5C AS 9H 6H 2H QD AD 9C 9C QH 9S 9D 2H JK 9H",
 )
 
 

@@ -56,6 +56,16 @@ HARD_HANDS = [
         {4},
         (210, None, None, 235, None, None, None),
     ),
+    (
+        "5S 6S 7S 8S 9S 5H 6H 7H 8H 9H 5D 6D 7D 8D 9D 5C JK JK",
+        set(),
+        (160, 155, 170, 180, 175, 180, None),
+    ),
+    (
+        "10S JS QS KS AS 10H JH QH KH AH 10D JD QD KD AD 10C JK JK",
+        set(),
+        (200, 200, 220, 230, 230, 240, None),
+    ),
 ]
 
 
