@@ -55,10 +55,8 @@ class Search:
             anchor: [
                 key
                 for key in self.keys
-                if key[1] == anchor[1]
-                and key[0] >= anchor[0]
-                or key[0] == anchor[0]
-                and key[1] >= anchor[1]
+                if (key[1] == anchor[1] and key[0] >= anchor[0])
+                or (key[0] == anchor[0] and key[1] >= anchor[1])
             ]
             + jokers
             for anchor in self.keys
@@ -91,7 +89,7 @@ class Search:
         between melds (same-rank books, consecutive runs), to explain a refusal."""
         self.enforce = enforce
         self.best, self.best_points, self.done = None, -1, False
-        self.failed, self.ceiling = set(), {}
+        self.failed, self.ceiling, self.prospect_memo = set(), {}, {}
         self._visit(0)
         return self.best
 
