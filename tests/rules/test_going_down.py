@@ -166,7 +166,7 @@ any_card = naturals | st.builds(lambda d: Card("JK", None, d), st.none() | natur
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(any_card, max_size=15), st.integers(0, 8))
+@given(st.lists(any_card, max_size=18), st.integers(0, 8))  # 18: the largest hand
 def test_garbage_never_crashes_going_down(cards, contract):
     for verdict in (check_going_down(contract, cards), find_going_down(contract, cards)):
         assert verdict.ok or verdict.reasons
