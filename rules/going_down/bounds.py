@@ -91,10 +91,25 @@ def _book_ranks(search: Search, naturals: list, jokers: int) -> tuple[set[int], 
     ranks = {value for value, n in by_rank.items() if n >= least}
     if rules.book_suits_distinct:
         ranks = {value for value in ranks if suits[value] >= least}
-    if not (rules.same_rank_books_banned and search.enforce):
-        return ranks, sum(by_rank[value] // least for value in ranks)
-    ranks -= {plan.value for plan in search.chosen if plan.kind == "book"}
-    return ranks, len(ranks)
+    one_a_rank = rules.same_rank_books_banned and search.enforce
+    if one_a_rank:
+        ranks -= {plan.value for plan in search.chosen if plan.kind == "book"}
+    # b books of a rank held n times need b * min_book - n jokers at least: the first books
+    # may come free, each further one costs min_book jokers more. Jokers are few, so take the
+    # cheapest books first.
+    costs = []
+    for value in ranks:
+        n = by_rank[value]
+        for b in range(1, 2 if one_a_rank else n // least + 1):
+            costs.append(max(0, b * rules.min_book - n) - max(0, (b - 1) * rules.min_book - n))
+    books = 0
+    jokers_left = search.jokers_left
+    for cost in sorted(costs):
+        if cost > jokers_left:
+            break
+        jokers_left -= cost
+        books += 1
+    return ranks, books
 
 
 def _run_reach(search: Search, naturals: list, jokers: int) -> tuple[list[int], int]:
