@@ -1,8 +1,10 @@
 """Benchmark: python -m rules.bench [--samples N] [--seed S].
 
 Times check_meld on random melds, check_going_down on random flat 12-card hands with up to
-three jokers, and find_going_down on random 11-15-card hands, for every contract. The last
-line printed is one JSON object with the figures (milliseconds).
+three jokers, and find_going_down on random 11-15-card hands, for every contract; then both
+on the largest legal hand of every contract (HouseRules.most_cards_held cards): random hands
+with 0-4 jokers and shapes known to be slow. The last line printed is one JSON object with
+the figures (milliseconds).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from .cards import RANKS, SUITS, Card, format_cards
+from .cards import RANKS, SUITS, Card, format_cards, parse_cards
 from .going_down import check_going_down, find_going_down
 from .house_rules import HouseRules
 from .melds import check_meld
@@ -50,10 +52,45 @@ def _hand(rng: random.Random, deck: list[Card], size: int, jokers: int) -> list[
     return hand
 
 
+# Hands that made the going-down search slow, as an ordered pool of natural cards and a number
+# of jokers: a hand of n cards takes the first n - jokers naturals.
+_SLOW_SHAPES = {
+    "two suits": ([Card(rank, suit) for rank in RANKS[3:] for suit in "HS"], 4),
+    "hearts twice": ([Card(rank, "H") for rank in RANKS for _copy in range(2)], 4),
+    "four suits of low ranks": ([Card(rank, suit) for rank in RANKS for suit in SUITS], 4),
+    "pairs of two suits": ([Card(rank, suit) for rank in RANKS[2:] for suit in "HS" * 2], 0),
+    "three suits in order": ([Card(rank, suit) for suit in "SHD" for rank in RANKS[2:]], 2),
+    "five ranks by suit": ([Card(rank, suit) for suit in SUITS for rank in RANKS[3:8]], 2),
+    "five ranks by rank": ([Card(rank, suit) for rank in RANKS[3:] for suit in "SHD"], 2),
+    "high ranks by suit": ([Card(rank, suit) for suit in SUITS for rank in RANKS[8:]], 2),
+}
+# Hands of 18 cards (the most under the seed rules) found slow by a hill-climbing search.
+_FOUND_SLOW = (
+    "6S 6C 6C 6D 3S 9H 5C 9C 3S 9D 6D 3D 9C 9S 9H JK 6H 6S",
+    "4D 10C JH AH 8H 8S 9S 10H 6D JK 4D 9D KH 7D QH 7H 9H JK",
+    "JK 8D 6C 5C JH 4D 7H JK 8C 5H 4C 8D 6H 7C 7C 8H 4C 7H",
+    "8S 10D 7H AH JK 9D JC 9S 2S 2C 7C 8D 10S JD 7D JK JK 7S",
+    "10D 6S 8C 6D JK JD JH 6C 8S 6H 8S 10C 10H 6S JH 6C 6D JK",
+    "4D JD 9H 5D JH 7H 6D JK 7D 8D JK 6H 7D 5H JK 8H 7H 8H",
+    "6C 9D 9S 5C AS 9H 6H 2H QD AD 9C 9C QH 9S 9D 2H JK 9H",
+)
+
+
+def _slow_hands(size: int) -> list[tuple[str, list[Card]]]:
+    hands = []
+    for name, (pool, jokers) in _SLOW_SHAPES.items():
+        if len(pool) >= size - jokers:
+            hands.append((name, pool[: size - jokers] + [JOKER] * jokers))
+    found = [parse_cards(text) for text in _FOUND_SLOW]
+    hands += [("found slow", hand) for hand in found if len(hand) == size]
+    return hands
+
+
 def _time(call: Callable[[], object]) -> float:
-    start = time.perf_counter()
+    """Milliseconds of processor time: other work on a shared machine does not count."""
+    start = time.process_time()
     call()
-    return (time.perf_counter() - start) * 1000
+    return (time.process_time() - start) * 1000
 
 
 def _figures(name: str, times: list[float], worst_input: str) -> dict[str, object]:
@@ -111,11 +148,38 @@ def run(samples: int = 2000, seed: int = 1, rules: HouseRules | None = None) -> 
                 f"{contract}: {format_cards(hand)}",
             )
         )
+    largest = {"check_going_down": [], "find_going_down": []}
+    for contract in contracts:
+        size = rules.most_cards_held(contract)
+        hands = [
+            (f"random, {jokers} jokers", _hand(rng, deck, size, jokers))
+            for jokers in _jokers_per_sample(samples // (4 * len(contracts)))
+        ]
+        hands += _slow_hands(size)
+        for function in (check_going_down, find_going_down):
+            largest[function.__name__].extend(
+                (
+                    lambda f=function, c=contract, h=hand: f(c, h, rules),
+                    f"{contract}: {format_cards(hand)} ({label})",
+                )
+                for label, hand in hands
+            )
     return {
         "check_meld": _measure("check_meld", meld_cases),
         "check_going_down": _measure("check_going_down (12 cards, 0-3 jokers)", down_cases),
         "find_going_down": _measure("find_going_down (11-15 cards)", find_cases),
+        "check_going_down_largest": _measure(
+            "check_going_down (largest hand)", largest["check_going_down"]
+        ),
+        "find_going_down_largest": _measure(
+            "find_going_down (largest hand)", largest["find_going_down"]
+        ),
     }
+
+
+def _jokers_per_sample(samples: int) -> list[int]:
+    """0 to 4 jokers in turn, so that every count is measured even with few samples."""
+    return [index % 5 for index in range(max(samples, 5))]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

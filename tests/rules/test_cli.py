@@ -95,5 +95,15 @@ def test_benchmark_runs_and_ends_with_json(capsys):
     assert bench.main(["--samples", "30"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     figures = json.loads(last)
-    assert set(figures) == {"check_meld", "check_going_down", "find_going_down"}
+    assert set(figures) == {
+        "check_meld",
+        "check_going_down",
+        "find_going_down",
+        "check_going_down_largest",
+        "find_going_down_largest",
+    }
     assert figures["check_going_down"]["calls"] == 30
+    # Every contract's largest hand: 5 random ones (0 to 4 jokers) and the slow shapes.
+    largest = figures["find_going_down_largest"]
+    assert largest["calls"] >= 7 * (5 + 5)
+    assert largest["worst_input"].endswith(")")

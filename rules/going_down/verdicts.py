@@ -1,0 +1,264 @@
+"""Going down: checking an initial meld, and finding the best one in a hand, with the reasons
+when there is none. The search itself is in search.py."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+from ..cards import JOKER, RANK_PLURAL, RANK_VALUE, SUIT_NAME, Card
+from ..contracts import Contract, RulesError
+from ..house_rules import HouseRules
+from ..melds import (
+    DEFAULT_RULES,
+    Meld,
+    Verdict,
+    check_meld,
+    describe,
+    input_problems,
+    meld_options,
+    refuse,
+)
+from .plans import build
+from .search import Search
+
+
+def _conflict_reason(melds: list[Meld], rules: HouseRules) -> str | None:
+    """A sentence for the first initial-meld rule these melds break together, or None."""
+    for i, first in enumerate(melds):
+        for second in melds[i + 1 :]:
+            if first.kind != second.kind:
+                continue
+            pair = f"{first} and {second}"
+            if first.kind == "book":
+                if rules.same_rank_books_banned and first.rank == second.rank:
+                    return (
+                        f"{pair} are two books of {RANK_PLURAL[first.rank]}: an initial meld "
+                        "may hold only one book of each rank."
+                    )
+                continue
+            if first.suit != second.suit:
+                continue
+            (a, b), (c, d) = first.span, second.span
+            suit = SUIT_NAME[first.suit]
+            if rules.same_suit_runs_must_be_separated:
+                if not (b + 1 < c or d + 1 < a):
+                    return (
+                        f"{pair} are runs of {suit} with no gap between them: these rules "
+                        "need a gap between two runs of one suit in an initial meld."
+                    )
+            elif b + 1 == c or d + 1 == a:
+                return (
+                    f"{pair} are consecutive runs of {suit}: they cannot go down together "
+                    "(there must be a gap)."
+                )
+    return None
+
+
+def _contract_of(contract: int, rules: HouseRules) -> Contract:
+    return rules.contract(contract)
+
+
+def _needs(contract: Contract) -> str:
+    parts = []
+    for count, word in ((contract.books, "book"), (contract.runs, "run")):
+        if count:
+            parts.append(f"{count} {word}{'s' if count != 1 else ''}")
+    return " and ".join(parts)
+
+
+def _leftover(hand: list[Card], melds: list[Meld]) -> list[Card]:
+    rest = list(hand)
+    for meld in melds:
+        for card in meld.cards:
+            if card.is_joker:
+                plain = Card(JOKER, None)
+                match = next((c for c in rest if c == card), None)
+                if match is None:
+                    match = next((c for c in rest if c == plain), None)
+                if match is None:
+                    match = next(c for c in rest if c.is_joker)
+                rest.remove(match)
+            else:
+                rest.remove(card)
+    return rest
+
+
+def _solve(hand: list[Card], contract: Contract, rules: HouseRules, cover: bool) -> Verdict:
+    search = Search(hand, contract, rules, cover)
+    plans = search.run()
+    if plans is None:
+        return Verdict(False)
+    melds = [build(plan, rules) for plan in plans]
+    melds.sort(key=_meld_order)
+    points = dict(rules.points)
+    shed = sum(points[card.rank] for meld in melds for card in meld.cards)
+    return Verdict(True, melds=melds, leftover=_leftover(hand, melds), points_shed=shed)
+
+
+def _meld_order(meld: Meld) -> tuple:
+    if meld.kind == "book":
+        return (0, RANK_VALUE[meld.rank], "")
+    return (1, meld.span[0], meld.suit or "")
+
+
+def _flatten(cards_or_melds: Sequence) -> tuple[list[Card], list[list[Card]] | None]:
+    items = list(cards_or_melds)
+    if items and all(isinstance(item, list | tuple) for item in items):
+        groups = [list(item) for item in items]
+        return [card for group in groups for card in group], groups
+    return items, None
+
+
+def check_going_down(
+    contract: int, cards_or_melds: Sequence, rules: HouseRules = DEFAULT_RULES
+) -> Verdict:
+    """Is this a legal initial meld for contract number `contract` (counting from 1)?
+
+    A list of lists is checked as grouped melds; a flat list of cards must be arranged, all
+    of it, into the contract's melds (for a no-discard contract, the flat list is the whole
+    hand). Same-rank books and consecutive same-suit runs are refused only after every joker
+    assignment has been tried.
+    """
+    try:
+        wanted = _contract_of(contract, rules)
+    except RulesError as error:
+        return refuse(str(error))
+    try:
+        cards, groups = _flatten(cards_or_melds)
+    except TypeError:
+        return refuse("Expected a list of cards or a list of melds.")
+    problems = input_problems(cards, rules)
+    if problems:
+        return refuse(*problems)
+    if not cards:
+        return refuse(f"No cards were given: contract {contract} needs {_needs(wanted)}.")
+    if groups is not None:
+        return _check_grouped(contract, wanted, groups, rules)
+    verdict = _solve(cards, wanted, rules, cover=True)
+    if verdict.ok:
+        return verdict
+    return refuse(*_cover_reasons(contract, wanted, cards, rules))
+
+
+def _check_grouped(
+    number: int, contract: Contract, groups: list[list[Card]], rules: HouseRules
+) -> Verdict:
+    reasons = []
+    options = []
+    for group in groups:
+        readings = meld_options(group, rules)
+        if not readings:
+            reasons.append(check_meld(group, rules).reasons[0])
+        options.append(readings)
+    if reasons:
+        return refuse(*reasons)
+    extra_allowed = rules.extra_melds_allowed and not contract.no_discard
+    first_conflict = None
+    for choice in product(*options):
+        books = sum(1 for meld in choice if meld.kind == "book")
+        runs = len(choice) - books
+        if extra_allowed:
+            if books < contract.books or runs < contract.runs:
+                continue
+        elif (books, runs) != (contract.books, contract.runs):
+            continue
+        conflict = _conflict_reason(list(choice), rules)
+        if conflict is None:
+            melds = list(choice)
+            points = dict(rules.points)
+            shed = sum(points[card.rank] for meld in melds for card in meld.cards)
+            return Verdict(True, melds=melds, points_shed=shed)
+        first_conflict = first_conflict or conflict
+    if first_conflict:
+        return refuse(first_conflict)
+    kinds = [reading[0].kind for reading in options]
+    laid = _needs(Contract(kinds.count("book"), kinds.count("run")))
+    extra = " at least" if extra_allowed else ""
+    return refuse(
+        f"Contract {number} ({contract.name}) needs{extra} {_needs(contract)}; "
+        f"these melds are {laid}."
+    )
+
+
+def _cover_reasons(number: int, contract: Contract, cards: list[Card], rules: HouseRules) -> list:
+    name = f"Contract {number} ({contract.name})"
+    needed = contract.books * rules.min_book + contract.runs * rules.min_run
+    if len(cards) < needed:
+        return [f"{name} needs at least {needed} cards; {len(cards)} were given."]
+    relaxed = Search(cards, contract, rules, cover=True).run(enforce=False)
+    if relaxed is not None:
+        melds = [build(plan, rules) for plan in relaxed]
+        reason = _conflict_reason(melds, rules)
+        if reason:
+            return [reason]
+    reasons = [f"{describe(cards)} cannot be laid out as {_needs(contract)} using every card."]
+    best = _solve(cards, contract, rules, cover=False)
+    if best.ok and best.leftover:
+        layout = " | ".join(str(meld) for meld in best.melds)
+        reasons.append(f"{describe(best.leftover)} does not fit: the closest is {layout}.")
+    return reasons
+
+
+def find_going_down(
+    contract: int, hand: Sequence[Card], rules: HouseRules = DEFAULT_RULES
+) -> Verdict:
+    """The legal going-down in this hand that sheds the most penalty points.
+
+    The verdict's melds are the ones to lay, `leftover` the cards kept and `points_shed` the
+    points laid down. For a no-discard contract the whole hand must be used. When no going
+    down exists, the reasons say what is missing.
+    """
+    try:
+        wanted = _contract_of(contract, rules)
+    except RulesError as error:
+        return refuse(str(error))
+    try:
+        hand = list(hand)
+    except TypeError:
+        return refuse("Expected a list of cards.")
+    problems = input_problems(hand, rules)
+    if problems:
+        return refuse(*problems)
+    verdict = _solve(hand, wanted, rules, cover=wanted.no_discard)
+    if verdict.ok:
+        return verdict
+    return refuse(*_missing_reasons(contract, wanted, hand, rules))
+
+
+def _missing_reasons(number: int, contract: Contract, hand: list[Card], rules: HouseRules) -> list:
+    name = f"Contract {number} ({contract.name})"
+    if contract.no_discard:
+        reasons = [f"{name} must use the whole hand, and this hand cannot make {_needs(contract)}."]
+    else:
+        reasons = [f"This hand cannot go down for {name}: it needs {_needs(contract)}."]
+    relaxed = Search(hand, contract, rules, cover=contract.no_discard).run(enforce=False)
+    if relaxed is not None:
+        reason = _conflict_reason([build(plan, rules) for plan in relaxed], rules)
+        if reason:
+            reasons.append(reason)
+            return reasons
+    books = _most(hand, rules, "book", contract.books)
+    runs = _most(hand, rules, "run", contract.runs)
+    if books < contract.books or runs < contract.runs:
+        held = _needs(Contract(books, runs)) if books or runs else "no book or run"
+        reasons.append(f"It holds at most {held}.".replace("at most no", "no"))
+    elif not contract.no_discard:
+        reasons.append("Its books and runs need the same cards.")
+    if rules.must_discard_to_go_out and not contract.no_discard:
+        reasons.append("A card must be kept back to discard.")
+    return reasons
+
+
+def _most(hand: list[Card], rules: HouseRules, kind: str, wanted: int) -> int:
+    best = 0
+    for count in range(1, wanted + 1):
+        contract = Contract(count, 0) if kind == "book" else Contract(0, count)
+        search = Search(hand, contract, rules, cover=False)
+        search.keep_one = False
+        search.extra = False
+        search.first_only = True  # only whether one exists
+        if search.run(enforce=True) is None:
+            break
+        best = count
+    return best

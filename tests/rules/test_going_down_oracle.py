@@ -1,0 +1,247 @@
+"""The going-down search against a brute-force oracle, and the hands that once made it slow.
+
+The oracle knows nothing of the engine's search: it splits the cards into groups every possible
+way, reads each group as a book or a run from the rules' words, and tries every reading. It is
+exponential, so the hands are small (at most 9 cards); the settings and contracts vary widely.
+"""
+
+from collections import Counter
+from functools import cache
+from itertools import combinations, product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import (
+    Card,
+    Contract,
+    HouseRules,
+    check_going_down,
+    find_going_down,
+    parse_cards,
+    penalty_points,
+)
+from rules.cards import RANK_VALUE, RANKS, SUITS
+
+JOKER = Card("JK", None)
+
+# --- the oracle ------------------------------------------------------------------------------
+
+
+def position(card, ace):
+    """The run position of a natural or declared card, with the ace at `ace` (1 or 14)."""
+    return ace if card.rank == "A" else RANK_VALUE[card.rank]
+
+
+@cache
+def readings(group, rules):
+    """Every reading of a group of cards as one meld: ("book", rank value) or
+    ("run", suit, low, high), straight from RULES.md "Melds"."""
+    naturals = [card for card in group if not card.is_joker]
+    jokers = [card for card in group if card.is_joker]
+    if len(jokers) > rules.jokers_per_meld or len(jokers) > len(naturals):
+        return ()
+    found = []
+    ranks = {card.rank for card in naturals}
+    declared = [joker.declared for joker in jokers if joker.declared is not None]
+    if len(group) >= rules.min_book and len(ranks) == 1:
+        (rank,) = ranks
+        suits = [card.suit for card in naturals] + [d.suit for d in declared if d.suit]
+        distinct = len(set(suits)) == len(suits) and len(group) <= 4
+        if all(d.rank == rank for d in declared) and (distinct or not rules.book_suits_distinct):
+            found.append(("book", RANK_VALUE[rank]))
+    suits = {card.suit for card in naturals} | {d.suit for d in declared if d.suit}
+    if len(group) >= rules.min_run and len(suits) == 1:
+        (suit,) = suits
+        fixed = naturals + [Card(d.rank, suit) for d in declared]  # a rank alone takes the suit
+        frames = {"high": [(2, 14)], "low": [(1, 13)], "high_or_low": [(2, 14), (1, 13)]}
+        for low, high in frames[rules.ace]:
+            held = [position(card, 1 if low == 1 else 14) for card in fixed]
+            if len(set(held)) != len(held):
+                continue
+            for start in range(low, high - len(group) + 2):
+                if all(start <= p < start + len(group) for p in held):
+                    found.append(("run", suit, start, start + len(group) - 1))
+    return tuple(found)
+
+
+def fits_together(choice, contract, rules):
+    """Whether one reading per group makes the contract under the initial-meld rules."""
+    books = [reading for reading in choice if reading[0] == "book"]
+    runs = [reading for reading in choice if reading[0] == "run"]
+    if rules.extra_melds_allowed and not contract.no_discard:
+        if len(books) < contract.books or len(runs) < contract.runs:
+            return False
+    elif (len(books), len(runs)) != (contract.books, contract.runs):
+        return False
+    if rules.same_rank_books_banned and len({book[1] for book in books}) != len(books):
+        return False
+    for (_, suit, a, b), (_, other, c, d) in combinations(runs, 2):
+        if suit != other:
+            continue
+        if rules.same_suit_runs_must_be_separated:
+            if not (b + 1 < c or d + 1 < a):
+                return False
+        elif b + 1 == c or d + 1 == a:
+            return False
+    return True
+
+
+def groupings(cards, rules):
+    """Every split of the cards into groups that each read as some meld."""
+    if not cards:
+        yield []
+        return
+    first, rest = cards[0], cards[1:]
+    smallest = min(rules.min_book, rules.min_run)
+    for size in range(smallest - 1, len(rest) + 1):
+        for others in combinations(range(len(rest)), size):
+            group = tuple(sorted([first, *(rest[i] for i in others)], key=str))
+            if not readings(group, rules):
+                continue
+            remaining = [card for i, card in enumerate(rest) if i not in others]
+            for tail in groupings(remaining, rules):
+                yield [group, *tail]
+
+
+def oracle_cover(cards, contract, rules):
+    """Whether all these cards make the contract."""
+    return any(
+        fits_together(choice, contract, rules)
+        for groups in groupings(list(cards), rules)
+        for choice in product(*(readings(group, rules) for group in groups))
+    )
+
+
+def oracle_best(hand, contract, rules):
+    """The most points a going-down in this hand sheds, or None."""
+    keep_one = rules.must_discard_to_go_out and not contract.no_discard
+    best = None
+    for size in range(len(hand), 0, -1):
+        if contract.no_discard and size != len(hand) or keep_one and size == len(hand):
+            continue
+        for chosen in combinations(hand, size):
+            points = penalty_points(list(chosen), rules)
+            if (best is None or points > best) and oracle_cover(chosen, contract, rules):
+                best = points
+    return best
+
+
+# --- what the engine answered, checked card by card --------------------------------------------
+
+
+def assert_melds_are_the_hand(verdict, hand, contract, rules):
+    """The melds are legal together and, with the cards kept, exactly the hand."""
+    melds = [tuple(sorted(meld.cards, key=str)) for meld in verdict.melds]
+    assert any(
+        fits_together(choice, contract, rules)
+        for choice in product(*(readings(meld, rules) for meld in melds))
+    ), [str(meld) for meld in verdict.melds]
+    laid = [card for meld in verdict.melds for card in meld.cards]
+    naturals = Counter(card for card in laid + verdict.leftover if not card.is_joker)
+    assert naturals == Counter(card for card in hand if not card.is_joker)
+    # Each joker laid is one of the hand's, held to what the player declared.
+    hand_jokers = Counter(card for card in hand if card.is_joker) - Counter(verdict.leftover)
+    laid_jokers = [card.declared for card in laid if card.is_joker]
+    assert len(laid_jokers) == hand_jokers.total()
+    for joker in sorted(hand_jokers.elements(), key=_most_declared_first):
+        target = joker.declared
+        match = next(
+            d
+            for d in laid_jokers
+            if target is None or (d.rank == target.rank and target.suit in (None, d.suit))
+        )
+        laid_jokers.remove(match)
+
+
+def _most_declared_first(joker):
+    declared = joker.declared
+    return 2 if declared is None else 1 if declared.suit is None else 0
+
+
+# --- hands and rules ---------------------------------------------------------------------------
+
+VARIANTS = [
+    {},
+    {"min_run": 3, "ace": "high_or_low"},
+    {"same_rank_books_banned": False, "jokers_per_meld": 2},
+    {"extra_melds_allowed": True},
+    {"same_suit_runs_must_be_separated": True, "min_run": 3},
+    {"book_suits_distinct": True},
+    {"must_discard_to_go_out": True},
+    {"ace": "low", "min_book": 2},
+    {"extra_melds_allowed": True, "jokers_per_meld": 2, "ace": "high_or_low", "min_run": 3},
+]
+CONTRACTS = [
+    Contract(2, 0),
+    Contract(1, 1),
+    Contract(0, 2),
+    Contract(1, 0),
+    Contract(0, 1),
+    Contract(0, 2, no_discard=True),
+    Contract(2, 1),
+]
+
+
+def rules_for(variant, contract):
+    """Settings with a one-contract list, so the contract is number 1."""
+    return HouseRules(**variant, contracts=[contract], cards_dealt=[11])
+
+
+@st.composite
+def small_hands(draw):
+    """Up to 9 cards from a few neighbouring ranks of one or two suits (aces now and then),
+    two copies at most, and up to three jokers, some declared."""
+    first = draw(st.integers(0, len(RANKS) - 4))
+    ranks = RANKS[first : first + draw(st.integers(2, 5))]
+    suits = draw(st.lists(st.sampled_from(SUITS), min_size=1, max_size=2, unique=True))
+    pool = [Card(rank, suit) for rank in ranks for suit in suits] * 2
+    naturals = draw(st.lists(st.sampled_from(range(len(pool))), max_size=8, unique=True))
+    declared = st.none() | st.builds(Card, st.sampled_from(ranks), st.sampled_from(suits))
+    declared |= st.builds(Card, st.sampled_from(ranks), st.none())
+    jokers = draw(st.lists(declared, max_size=3).map(lambda ds: [Card("JK", None, d) for d in ds]))
+    hand = [pool[i] for i in naturals] + jokers
+    return draw(st.permutations(hand[:9]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(small_hands(), st.sampled_from(VARIANTS), st.sampled_from(CONTRACTS))
+def test_check_going_down_agrees_with_the_oracle(hand, variant, contract):
+    rules = rules_for(variant, contract)
+    verdict = check_going_down(1, hand, rules)
+    assert verdict.ok == oracle_cover(hand, contract, rules), verdict.reasons
+    if verdict.ok:
+        assert verdict.leftover == []
+        assert_melds_are_the_hand(verdict, hand, contract, rules)
+        assert verdict.points_shed == penalty_points(hand, rules)
+    else:
+        assert verdict.reasons
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_hands(), st.sampled_from(VARIANTS), st.sampled_from(CONTRACTS))
+def test_find_going_down_agrees_with_the_oracle(hand, variant, contract):
+    rules = rules_for(variant, contract)
+    verdict = find_going_down(1, hand, rules)
+    best = oracle_best(hand, contract, rules)
+    assert verdict.ok == (best is not None), verdict.reasons
+    if verdict.ok:
+        assert verdict.points_shed == best
+        assert_melds_are_the_hand(verdict, hand, contract, rules)
+        assert verdict.points_shed == penalty_points(
+            [card for meld in verdict.melds for card in meld.cards], rules
+        )
+    else:
+        assert verdict.reasons
+
+
+def test_the_oracle_reads_melds_as_the_rules_say():
+    rules = HouseRules()
+    assert readings(tuple(parse_cards("8H 8S JK")), rules) == (("book", 8),)
+    assert readings(tuple(parse_cards("JH QH KH JK")), rules) == (
+        ("run", "H", 10, 13),
+        ("run", "H", 11, 14),
+    )
+    assert readings(tuple(parse_cards("AH 2H 3H 4H")), rules) == ()
+    assert readings(tuple(parse_cards("8H JK JK")), HouseRules(jokers_per_meld=2)) == ()
+    assert oracle_best(parse_cards("8H 8S 8D 9C 9C 9H 2S"), Contract(2, 0), rules) == 60
