@@ -1,8 +1,11 @@
 """Forms clean what players type and say what is wrong in their words; services decide the rest."""
 
+import base64
 import io
 import re
+import zoneinfo
 from dataclasses import dataclass
+from functools import cache
 
 from django import forms
 from django.conf import settings
@@ -35,8 +38,29 @@ class SignupForm(UserCreationForm):
     pass
 
 
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+def time_zone_field(*, required: bool = True) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=time_zone_choices,
+        required=required,
+        initial=settings.TIME_ZONE,
+        label="Time zone",
+        help_text="Dates and times on the club's pages are shown there.",
+        error_messages={"invalid_choice": "Pick a time zone from the list, such as Europe/Paris."},
+    )
+
+
 class ClubForm(forms.Form):
     name = forms.CharField(max_length=80, label="Club name")
+    time_zone = time_zone_field(required=False)  # left out: the site's own
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = time_zone_field()
 
 
 class JoinForm(forms.Form):
@@ -86,7 +110,17 @@ class GameStartForm(forms.Form):
                 error_messages={"invalid_choice": "Pick a player of this club."},
             )
         self.order_fields([f"seat_{n}" for n in range(self.seats)])
-        self.fields["first_dealer"].choices = [(n, f"Seat {n + 1}") for n in range(self.seats)]
+        # The first dealer is named by the player sent for that seat (a page sent again after an
+        # error); on the page, JavaScript names them as seats are picked.
+        chosen = {n: row_id(self.data.get(f"seat_{n}")) for n in range(self.seats)}
+        names = dict(
+            players.filter(pk__in=[pk for pk in chosen.values() if pk]).values_list("pk", "name")
+            if self.is_bound
+            else []
+        )
+        self.fields["first_dealer"].choices = [
+            (n, names.get(chosen[n]) or f"Seat {n + 1}") for n in range(self.seats)
+        ]
         self.fields["season"].error_messages["invalid_choice"] = "Pick one of this club's seasons."
         self.fields["profile"].error_messages["invalid_choice"] = (
             "Pick one of this club's rule profiles."
@@ -384,6 +418,7 @@ class CheckForm(forms.Form):
                 "autocapitalize": "characters",
                 "autocomplete": "off",
                 "placeholder": "7H 8H 9H JK",
+                "data-chips": True,
                 # Live feedback while typing: the cards as faces, or the token not understood.
                 "hx-get": reverse_lazy("cards_preview"),
                 "hx-trigger": "input changed delay:250ms",
@@ -520,6 +555,14 @@ class CleanPhoto:
     content: bytes
     width: int
     height: int
+
+    def data_url(self, *, max_side: int = 1280) -> str:
+        """The photo as a data: URL, scaled down to show on a page without storing it."""
+        with Image.open(io.BytesIO(self.content)) as image:
+            image.thumbnail((max_side, max_side))
+            buffer = io.BytesIO()
+            image.save(buffer, format="JPEG", quality=80)
+        return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def photo_clean(upload) -> CleanPhoto:

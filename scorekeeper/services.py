@@ -5,6 +5,7 @@ import functools
 from dataclasses import dataclass
 from datetime import date
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import F, Q
@@ -38,11 +39,19 @@ class ActionRefused(Exception):
 class StaleState(ActionRefused):
     """The screen the write was based on is out of date: someone else changed the table."""
 
-    def __init__(self):
-        super().__init__(
-            "Someone else changed this table a moment ago, so nothing was saved. "
-            "Here is the table as it is now."
-        )
+    def __init__(self, changes: list[str] = ()):
+        """`changes`: what the other screens did meanwhile, newest first, in the history's words."""
+        if changes:
+            done = "; ".join(changes)
+            super().__init__(
+                f"On another screen a moment ago: {done}. So nothing was saved from your "
+                "tap: here is the table as it is now."
+            )
+        else:
+            super().__init__(
+                "Someone else changed this table a moment ago, so nothing was saved. "
+                "Here is the table as it is now."
+            )
 
 
 UNDOABLE = [
@@ -61,15 +70,23 @@ UNDOABLE = [
 
 
 @transaction.atomic
-def club_create(*, user, name: str) -> Club:
+def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
     """A new club with its creator as member, the seed rules and a season for this year."""
-    club = Club.objects.create(name=name)
+    club = Club.objects.create(name=name, time_zone=time_zone or settings.TIME_ZONE)
     Membership.objects.create(club=club, user=user)
     RulesProfile.objects.create(
         club=club, name=RulesProfile.SEED_NAME, settings=rules.HouseRules().to_dict()
     )
     today = timezone.localdate()
     Season.objects.create(club=club, name=str(today.year), starts_on=date(today.year, 1, 1))
+    return club
+
+
+@transaction.atomic
+def club_set_time_zone(*, club: Club, time_zone: str) -> Club:
+    """Show the club's dates and times in `time_zone` (an IANA name the form has checked)."""
+    club.time_zone = time_zone
+    club.save(update_fields=["time_zone"])
     return club
 
 
@@ -182,7 +199,7 @@ def table_write(service):
                     version=F("version") + 1
                 )
                 if not claimed:
-                    raise StaleState()
+                    raise StaleState(selectors.changes_since(game, version))
                 game.version = version + 1
                 return service(game=game, **kwargs)
         except Exception:
@@ -700,13 +717,9 @@ def check_record(
 # Photos
 
 
-def photo_record(*, game: Game, photo, user) -> Photo:
-    """Read the cards in a photo taken at the table and keep the photo with the round.
-
-    Reading takes about a second, so it happens before any transaction: the table's other
-    tablets write meanwhile. The file is written before its row, and removed again if the row
-    cannot be kept (the round was scored meanwhile, say), so no file is left without its row.
-    """
+def photo_read(*, photo) -> Photo:
+    """Read the cards in a photo without keeping it: the standalone checker's photos belong to no
+    table, so neither they nor their file are stored. The Photo returned is never saved."""
     try:
         found = read_cards(photo.content)
     except UnreadableImage:
@@ -715,9 +728,19 @@ def photo_record(*, game: Game, photo, user) -> Photo:
         {"card": card.card, "confidence": round(card.confidence, 3), "box": list(card.box)}
         for card in found
     ]
-    kept = Photo(
-        game=game, width=photo.width, height=photo.height, detections=detections, created_by=user
-    )
+    return Photo(width=photo.width, height=photo.height, detections=detections)
+
+
+def photo_record(*, game: Game, photo, user) -> Photo:
+    """Read the cards in a photo taken at the table and keep the photo with the round.
+
+    Reading takes about a second, so it happens before any transaction: the table's other
+    tablets write meanwhile. The file is written before its row, and removed again if the row
+    cannot be kept (the round was scored meanwhile, say), so no file is left without its row.
+    """
+    kept = photo_read(photo=photo)
+    kept.game = game
+    kept.created_by = user
     kept.image.save(f"table{game.pk}.jpg", ContentFile(photo.content), save=False)
     try:
         with transaction.atomic():

@@ -14,6 +14,7 @@ urlpatterns = [
     path("clubs/<int:pk>/", clubs.club_detail, name="club"),
     path("clubs/<int:pk>/players/", clubs.player_add, name="player_add"),
     path("clubs/<int:pk>/seasons/", clubs.season_add, name="season_add"),
+    path("clubs/<int:pk>/time-zone/", clubs.club_time_zone, name="club_time_zone"),
     path("clubs/<int:pk>/profiles/new/", profiles.profile_new, name="profile_new"),
     path("clubs/<int:pk>/tables/new/", clubs.game_new, name="game_new"),
     path("profiles/<int:pk>/", profiles.profile_edit, name="profile_edit"),
@@ -35,5 +36,6 @@ urlpatterns = [
     path("photos/<int:pk>/delete/", checker.photo_delete, name="photo_delete"),
     path("check/", checker.checker, name="checker"),
     path("check/preview/", checker.cards_preview, name="cards_preview"),
+    path("check/photo/", checker.checker_photo, name="checker_photo"),
     path("profiles/<int:pk>/summary/", checker.rules_summary, name="rules_summary"),
 ]

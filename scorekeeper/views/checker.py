@@ -1,6 +1,7 @@
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -18,18 +19,28 @@ from scorekeeper.models import Check, Club, Photo, RulesProfile
 from scorekeeper.views.games import game_or_404
 from scorekeeper.views.profiles import profile_or_404
 
+# Each question's answer is headed in its own words: (when yes, when no).
+VERDICTS = {
+    Check.Question.MELD: ("✔ A legal meld", "✘ Not a legal meld"),
+    Check.Question.GOING_DOWN: ("✔ You can go down", "✘ Not a going-down"),
+    Check.Question.LAY_OFF: ("✔ It can be laid off", "✘ It cannot be laid off there"),
+    Check.Question.SHANGHAI: ("✔ Shanghai! It fits the table", "✘ Not a Shanghai"),
+    Check.Question.HINT: ("✔ You could lay this down", "✘ Nothing to lay down yet"),
+}
+
 
 def _render(request, context, *, status=200):
     template = "checker.html#answer" if request.htmx else "checker.html"
     context.setdefault("ranks", rules.RANKS)
     context.setdefault("suits", rules.SUIT_SYMBOL.items())
+    if context.get("answer") is not None:
+        yes, no = VERDICTS[context["form"].cleaned_data["question"]]
+        context["verdict"] = yes if context["answer"].ok else no
     return render(request, template, context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
-@login_required
-def checker(request: HttpRequest) -> HttpResponse:
-    """The standalone checker: any of the user's clubs' rule profiles, no table needed."""
+def _standalone_form(request, data=None, *, initial=None) -> CheckForm:
+    """The standalone checker's form: any of the user's clubs' rule profiles, every contract."""
     profiles = (
         RulesProfile.objects.filter(club__in=Club.objects.for_user(request.user))
         .select_related("club")
@@ -39,7 +50,20 @@ def checker(request: HttpRequest) -> HttpResponse:
         [len(profile.house_rules.contracts) for profile in profiles]
         + [len(rules.HouseRules().contracts)]
     )
-    form = CheckForm(request.POST or None, profiles=profiles, contracts=most_contracts)
+    return CheckForm(data, initial=initial, profiles=profiles, contracts=most_contracts)
+
+
+def _read_into(form: CheckForm, photo: Photo) -> None:
+    """Put the cards a photo read into the checker's cards box, the unsure ones flagged."""
+    form.initial["cards"] = " ".join(found["card"] for found in photo.detections)
+    form.fields["cards"].widget.attrs["data-unsure"] = ",".join(map(str, photo.unsure_indices))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def checker(request: HttpRequest) -> HttpResponse:
+    """The standalone checker: any of the user's clubs' rule profiles, no table needed."""
+    form = _standalone_form(request, request.POST or None)
     answer = None
     if request.method == "POST" and form.is_valid():
         question = form.cleaned_data["question"]
@@ -51,7 +75,7 @@ def checker(request: HttpRequest) -> HttpResponse:
             table_melds=form.cleaned_data["table"],
             target=0 if question == Check.Question.LAY_OFF else None,
         )
-    context = {"form": form, "answer": answer, "standalone": True}
+    context = {"form": form, "answer": answer, "standalone": True, "photo_form": PhotoForm()}
     if answer is not None:
         context["melds_preview"] = form.cleaned_data["cards"]
         context["target_cards"] = [form.cleaned_data["table"][index] for index in answer.targets]
@@ -67,7 +91,7 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     board = selectors.game_board(game)
     if board.current is None:
         raise Http404("This game is over")
-    melds = selectors.table_melds(board.current)
+    melds = board.melds
     form = CheckForm(
         request.POST or None,
         table_melds=melds,
@@ -150,7 +174,7 @@ def _refused(request, game, refusal: services.ActionRefused):
     """The checker page again, fresh, with the reason a recording was refused."""
     game.refresh_from_db()
     board = selectors.game_board(game)
-    melds = selectors.table_melds(board.current) if board.current else []
+    melds = board.melds
     context = {
         "form": CheckForm(table_melds=melds),
         "game": game,
@@ -283,10 +307,10 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
     board = selectors.game_board(game)
     if board.current is None:
         raise Http404("This game is over")
-    melds = selectors.table_melds(board.current)
+    melds = board.melds
     photo_form = PhotoForm(request.POST, request.FILES)
+    form = CheckForm(table_melds=melds)
     photo = None
-    initial = {}
     if photo_form.is_valid():
         try:
             photo = services.photo_record(
@@ -295,17 +319,38 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
         except services.ActionRefused as refusal:
             photo_form.add_error("photo", str(refusal))
         else:
-            initial["cards"] = " ".join(found["card"] for found in photo.detections)
+            _read_into(form, photo)
     context = {
-        "form": CheckForm(initial=initial, table_melds=melds),
+        "form": form,
         "photo_form": photo_form,
         "photo": photo,
+        "photo_src": reverse("photo", args=[photo.pk]) if photo else "",
         "game": game,
         "board": board,
         "melds": melds,
         "checks": board.current.checks.prefetch_related("photos")[:10],
     }
     return _render(request, context, status=200)
+
+
+@require_POST
+@login_required
+def checker_photo(request: HttpRequest) -> HttpResponse:
+    """Read the cards in a photo into the standalone checker. With no table to keep it for, the
+    photo is shown from the page itself and never stored."""
+    photo_form = PhotoForm(request.POST, request.FILES)
+    form = _standalone_form(request)
+    context = {"form": form, "photo_form": photo_form, "standalone": True}
+    if photo_form.is_valid():
+        cleaned = photo_form.cleaned_data["photo"]
+        try:
+            context["photo"] = services.photo_read(photo=cleaned)
+        except services.ActionRefused as refusal:
+            photo_form.add_error("photo", str(refusal))
+        else:
+            context["photo_src"] = cleaned.data_url()
+            _read_into(form, context["photo"])
+    return _render(request, context)
 
 
 @require_GET

@@ -2,19 +2,29 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import selectors, services
-from scorekeeper.forms import ClubForm, GameStartForm, JoinForm, PlayerForm, SeasonForm
+from scorekeeper.forms import (
+    ClubForm,
+    GameStartForm,
+    JoinForm,
+    PlayerForm,
+    SeasonForm,
+    TimeZoneForm,
+)
 from scorekeeper.models import Club, Game
 
 
 def club_or_404(request: HttpRequest, pk: int) -> Club:
     """The club, if the signed-in user is one of its members; anything else is a 404."""
     try:
-        return selectors.club_for_user(request.user, pk)
+        club = selectors.club_for_user(request.user, pk)
     except Club.DoesNotExist:
         raise Http404("No such club") from None
+    timezone.activate(club.time_zone)
+    return club
 
 
 @require_GET
@@ -35,7 +45,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def club_new(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        club = services.club_create(user=request.user, name=form.cleaned_data["name"])
+        club = services.club_create(user=request.user, **form.cleaned_data)
         messages.success(request, f"{club} is ready. Add the players next.")
         return redirect(club)
     return render(request, "club_new.html", {"form": form, "join_form": JoinForm()})
@@ -58,7 +68,9 @@ def club_join(request: HttpRequest) -> HttpResponse:
     return render(request, "club_new.html", {"form": ClubForm(), "join_form": form})
 
 
-def _club_page(request, club, *, player_form=None, season_form=None, status=200):
+def _club_page(
+    request, club, *, player_form=None, season_form=None, time_zone_form=None, status=200
+):
     context = {
         "club": club,
         "players": club.players.all(),
@@ -67,6 +79,7 @@ def _club_page(request, club, *, player_form=None, season_form=None, status=200)
         "games": selectors.games_for_club(club)[:30],
         "player_form": player_form or PlayerForm(),
         "season_form": season_form or SeasonForm(),
+        "time_zone_form": time_zone_form or TimeZoneForm(initial={"time_zone": club.time_zone}),
     }
     return render(request, "club.html", context, status=status)
 
@@ -113,6 +126,18 @@ def season_add(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect(club)
     return _club_page(request, club, season_form=form)
+
+
+@require_POST
+@login_required
+def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    form = TimeZoneForm(request.POST)
+    if not form.is_valid():
+        return _club_page(request, club, time_zone_form=form)
+    services.club_set_time_zone(club=club, time_zone=form.cleaned_data["time_zone"])
+    messages.success(request, f"{club}'s dates and times are now in {club.time_zone}.")
+    return redirect(club)
 
 
 @require_http_methods(["GET", "POST"])

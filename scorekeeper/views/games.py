@@ -4,6 +4,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import selectors, services
@@ -22,13 +24,26 @@ from scorekeeper.models import Game
 def game_or_404(request: HttpRequest, pk: int) -> Game:
     """The table, if it belongs to one of the signed-in user's clubs; anything else is a 404."""
     try:
-        return Game.objects.for_user(request.user).select_related("club").get(pk=pk)
+        game = Game.objects.for_user(request.user).select_related("club").get(pk=pk)
     except Game.DoesNotExist:
         raise Http404("No such table") from None
+    timezone.activate(game.club.time_zone)
+    return game
 
 
-def _table(request, game, *, message="", status=200, score_form=None):
-    """The table page, or for htmx only its `table` partial, with an optional refusal message."""
+def _table(
+    request,
+    game,
+    *,
+    message="",
+    message_level="error",
+    status=200,
+    score_form=None,
+    photo=None,
+    photo_seat_id=None,
+):
+    """The table page, or for htmx only its `table` partial, with an optional message (a refusal
+    unless `message_level` says otherwise) and the photo a hand was just read from."""
     board = selectors.game_board(game)
     if score_form is None and board.scoring:
         score_form = ScoreForm(
@@ -40,6 +55,9 @@ def _table(request, game, *, message="", status=200, score_form=None):
         "board": board,
         "game": game,
         "message": message,
+        "message_level": message_level,
+        "photo": photo,
+        "photo_seat_id": photo_seat_id,
         "score_rows": score_form.rows(board.lines) if score_form else [],
         "score_form": score_form,
         "photo_url": reverse("score_photo", args=[game.pk]),
@@ -298,8 +316,36 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
             )
         data[f"cards_{seat.seat_id}"] = " ".join(found["card"] for found in photo.detections)
         data[f"points_{seat.seat_id}"] = ""
-        message = (
-            f"Read {len(photo.detections)} card(s) for {seat.seat.player} from the photo: "
-            "check them, correct with the keypad, then save."
+        message, message_level = _photo_message(photo, seat.seat.player)
+        return _table(
+            request,
+            game,
+            message=message,
+            message_level=message_level,
+            score_form=ScoreForm(data, round_=board.current),
+            photo=photo,
+            photo_seat_id=seat.seat_id,
         )
     return _table(request, game, message=message, score_form=ScoreForm(data, round_=board.current))
+
+
+def _photo_message(photo, player) -> tuple[str, str]:
+    """What reading a hand's photo found, and how sure: a success only when every card is sure."""
+    count = len(photo.detections)
+    if not count:
+        return (
+            f"No card could be read in the photo of {player}'s hand: tap the cards instead.",
+            "warning",
+        )
+    read = ngettext(
+        "Read %(count)d card for %(player)s.", "Read %(count)d cards for %(player)s.", count
+    ) % {"count": count, "player": player}
+    unsure = len(photo.unsure_indices)
+    if unsure:
+        check = ngettext(
+            "%(unsure)d is unsure: check it on the photo below before saving.",
+            "%(unsure)d are unsure: check them on the photo below before saving.",
+            unsure,
+        ) % {"unsure": unsure}
+        return f"{read} {check}", "warning"
+    return f"{read} Count them against the photo below, then save.", "success"

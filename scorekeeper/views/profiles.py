@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from scorekeeper import services
@@ -12,11 +13,13 @@ from scorekeeper.views.clubs import club_or_404
 
 def profile_or_404(request: HttpRequest, pk: int) -> RulesProfile:
     try:
-        return RulesProfile.objects.select_related("club").get(
+        profile = RulesProfile.objects.select_related("club").get(
             pk=pk, club__in=Club.objects.for_user(request.user)
         )
     except RulesProfile.DoesNotExist:
         raise Http404("No such rule profile") from None
+    timezone.activate(profile.club.time_zone)
+    return profile
 
 
 def _profile_form_page(request, club, profile):

@@ -677,7 +677,7 @@ def test_the_valid_standalone_question_used_below_is_answered(client, member):
         reverse("checker"),
         {"question": "down", "cards": "7H 7S 7D 9C 9H 9S", "contract": "1", "table": ""},
     )
-    assert "✔ Legal" in text_of(response)
+    assert "✔ You can go down" in text_of(response)
 
 
 @pytest.mark.parametrize(
@@ -694,7 +694,7 @@ def test_bad_questions_to_the_standalone_checker_are_answered_with_a_message(
     headers = {"HX-Request": "true"} if htmx else {}
     response = client.post(reverse("checker"), data, headers=headers)
     body = assert_refused(response, *([words] if words else []))
-    assert "✔ Legal" not in body
+    assert "✔ You can go down" not in body
     assert database_state() == before
 
 

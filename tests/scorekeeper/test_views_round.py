@@ -104,8 +104,10 @@ def test_a_stale_screen_gets_409_the_fresh_state_and_changes_nothing(client, mem
         headers={"HX-Request": "true"},
     )
     assert response.status_code == 409
-    assert "Someone else changed this table" in response.content.decode()
-    assert "1 left" in response.content.decode()
+    content = html.unescape(response.content.decode())
+    assert f"On another screen a moment ago: {seat.player} called May I? (1 left)" in content
+    assert "nothing was saved from your tap" in content
+    assert "1 May I? left" in content
     assert not Hand.objects.get(seat=seat).went_down
 
 

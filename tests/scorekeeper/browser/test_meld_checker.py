@@ -47,7 +47,7 @@ def test_type_pick_check_record_and_find_a_shanghai(tablet, table):
 
     ask(page, "Can I go down?")
     answer = page.locator("#answer")
-    expect(answer.locator(".verdict")).to_have_text("✔ Legal")
+    expect(answer.locator(".verdict")).to_have_text("✔ You can go down")
     expect(answer).to_contain_text("JK = 8")
     assert Check.objects.get().ok
 
@@ -59,7 +59,7 @@ def test_type_pick_check_record_and_find_a_shanghai(tablet, table):
     # A king discarded: a Shanghai card, and the checker shows the meld it fits.
     cards.fill("KH")
     ask(page, "Is this discard a Shanghai?")
-    expect(answer.locator(".verdict")).to_have_text("✔ Legal")
+    expect(answer.locator(".verdict")).to_have_text("✔ Shanghai! It fits the table")
     target = answer.locator(".arrangement.target")
     expect(target).to_have_count(1)
     expect(target).to_contain_text("K♣")
@@ -79,7 +79,7 @@ def test_photo_of_a_card_fills_the_checker_to_correct(tablet, table):
     for card in ["6S", "6H", "6D"]:
         page.get_by_role("button", name=card, exact=True).click()
     ask(page, "Is this a book or a run?")
-    expect(page.locator("#answer .verdict")).to_have_text("✔ Legal")
+    expect(page.locator("#answer .verdict")).to_have_text("✔ A legal meld")
     check = Check.objects.get()
     photo.refresh_from_db()
     assert photo.check_asked == check
