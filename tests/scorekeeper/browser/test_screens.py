@@ -1,0 +1,243 @@
+"""Every page type at a phone's, a portrait tablet's and a landscape tablet's size, light and dark:
+nothing scrolls sideways, every touch target is 44 px or more, and axe-core finds no serious or
+critical accessibility violation."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+import rules
+from scorekeeper import services
+from tests.factories import make_club, make_game, make_player, make_user, play_round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 390, "height": 844}
+PORTRAIT = {"width": 768, "height": 1024}
+LANDSCAPE = {"width": 1024, "height": 768}
+SIZES = {"phone": PHONE, "portrait": PORTRAIT, "landscape": LANDSCAPE}
+AXE = Path(__file__).resolve().parents[3] / "static" / "vendor" / "axe-core" / "axe.min.js"
+NAMES = ["Annabel", "Benedikt", "Cleopatra", "Dev", "Evangelina"]
+
+# What a finger taps: buttons, links styled as buttons, menus and boxes (checkboxes and radios
+# are tapped through their labels).
+TARGETS = (
+    "button, [role=button], select, summary, "
+    "input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=file])"
+)
+
+
+def seats(game):
+    return list(game.seats.order_by("position"))
+
+
+def act(service, game, **kwargs):
+    game.refresh_from_db()
+    return service(game=game, version=game.version, user=game.created_by, **kwargs)
+
+
+def lay_the_tables(user):
+    """A club with five players and three tables: one in play (melds, calls and May I?s on the
+    table), one whose round is being scored, one finished. Returns the pages to visit."""
+    club = make_club(user, name="The long-named Thursday evening card club of Upper Wickham")
+    players = [make_player(club, name) for name in NAMES]
+
+    def start():
+        return services.game_start(
+            club=club,
+            user=user,
+            players=players,
+            first_dealer=0,
+            season=club.seasons.first(),
+            profile=club.profiles.first(),
+        )
+
+    playing = start()
+    ann, ben, cleo, dev, eve = seats(playing)
+    act(services.may_i_spend, playing, seat=ben)
+    act(
+        services.melds_record,
+        playing,
+        seat=dev,
+        melds=[rules.parse_cards("7H 7S 7D"), rules.parse_cards("KC KD JK")],
+    )
+    act(services.shanghai_record, playing, seat=cleo, discarder=dev)
+    act(services.shanghai_record, playing, seat=cleo, discarder=eve)
+
+    scoring = start()
+    act(services.round_record_went_out, scoring, seat=seats(scoring)[2])
+
+    finished = start()
+    for number in range(7):
+        play_round(finished, went_out=number % 5, points=[5, 10, 15, 20])
+    profile = club.profiles.first()
+    return {
+        "home": "/",
+        "club": club.get_absolute_url(),
+        "new table": reverse("game_new", args=[club.pk]),
+        "round screen": playing.get_absolute_url(),
+        "score entry": scoring.get_absolute_url(),
+        "game over": finished.get_absolute_url(),
+        "round edit": reverse("round_edit", args=[finished.pk, 1]),
+        "history": reverse("history", args=[playing.pk]),
+        "checker": reverse("checker"),
+        "table checker": reverse("table_check", args=[playing.pk]),
+        "rules summary": reverse("rules_summary", args=[profile.pk]),
+        "profile form": reverse("profile_edit", args=[profile.pk]),
+    }
+
+
+def ask(page, question, cards):
+    page.get_by_label("Cards", exact=True).fill(cards)
+    page.get_by_label(question).check()
+    page.get_by_role("button", name="Check", exact=True).click()
+    expect(page.locator("#answer .verdict")).to_be_visible()
+
+
+def width_problems(page) -> list[str]:
+    """What makes the page wider than the screen, if it is."""
+    return page.evaluate(
+        """() => {
+          const limit = document.documentElement.clientWidth;
+          if (document.documentElement.scrollWidth <= limit) return [];
+          return [...document.querySelectorAll("body *")]
+            .filter((el) => el.getBoundingClientRect().right > limit + 0.5)
+            .slice(0, 5)
+            .map((el) => `${el.tagName.toLowerCase()}.${el.className} ends at `
+              + `${Math.round(el.getBoundingClientRect().right)} px of ${limit}`);
+        }"""
+    )
+
+
+def small_targets(page) -> list[str]:
+    """Visible touch targets under 44 px tall or wide."""
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+          .filter((el) => el.checkVisibility() && !el.closest(".photo svg"))
+          .map((el) => [el, el.getBoundingClientRect()])
+          .filter(([el, box]) => box.height < 43.5 || box.width < 43.5)
+          .map(([el, box]) => `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 20)}"`
+            + ` ${Math.round(box.width)}x${Math.round(box.height)}`)""",
+        TARGETS,
+    )
+
+
+def axe_violations(page) -> list[str]:
+    """Serious and critical violations found by axe-core, run in the page by the test only."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.evaluate(AXE.read_text())
+    results = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target']}"
+        for violation in results["violations"]
+        if violation["impact"] in ("serious", "critical")
+        for node in violation["nodes"][:3]
+    ]
+
+
+def visit(page, name, url):
+    page.goto(url)
+    if name == "checker":
+        ask(page, "What could I lay down?", "7H 7S 7D KC KD KS 4H")
+    elif name == "table checker":
+        ask(page, "Can I go down?", "8H 8S 8D | QC QD QS")
+
+
+@pytest.fixture
+def signed_in(chromium, live_server):
+    """A user with the tables laid, and the signed-in browser state to open contexts with."""
+    user = make_user("a-rather-long-username-for-a-phone")
+    pages = lay_the_tables(user)
+    context = chromium.new_context(base_url=live_server.url)
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(user.username)
+    page.get_by_label("Password").fill("a-long-test-password")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("/")
+    state = context.storage_state()
+    context.close()
+    return pages, state
+
+
+def open_page(chromium, live_server, size, scheme, state=None):
+    context = chromium.new_context(
+        viewport=SIZES[size],
+        color_scheme=scheme,
+        base_url=live_server.url,
+        has_touch=True,
+        storage_state=state,
+    )
+    context.set_default_timeout(10_000)
+    return context, context.new_page()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_fits_the_screen_with_big_enough_targets(
+    chromium, live_server, signed_in, size, scheme
+):
+    pages, state = signed_in
+    problems = {}
+    context, page = open_page(chromium, live_server, size, scheme, state)
+    for name, url in pages.items():
+        visit(page, name, url)
+        found = width_problems(page) + small_targets(page)
+        if found:
+            problems[name] = found
+    context.close()
+    context, page = open_page(chromium, live_server, size, scheme)
+    for name, url in {"login": "/accounts/login/", "signup": "/accounts/signup/"}.items():
+        page.goto(url)
+        found = width_problems(page) + small_targets(page)
+        if found:
+            problems[name] = found
+    context.close()
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_page_has_a_serious_accessibility_violation(chromium, live_server, signed_in, scheme):
+    pages, state = signed_in
+    problems = {}
+    for size, state_of_size in [("landscape", state), ("phone", state)]:
+        context, page = open_page(chromium, live_server, size, scheme, state_of_size)
+        for name, url in pages.items():
+            visit(page, name, url)
+            if found := axe_violations(page):
+                problems[f"{name} ({size})"] = found
+        context.close()
+    context, page = open_page(chromium, live_server, "phone", scheme)
+    for name, url in {"login": "/accounts/login/", "signup": "/accounts/signup/"}.items():
+        page.goto(url)
+        if found := axe_violations(page):
+            problems[name] = found
+    context.close()
+    assert not problems, problems
+
+
+def test_five_players_score_entry_and_round_fit_one_landscape_tablet(tablet, log_in):
+    """Four hands to enter and the save button on one 1024x768 screen; on the round screen every
+    player's buttons are on screen too."""
+    page = tablet
+    game = make_game(players=5)
+    log_in(page, game.club.memberships.get().user)
+
+    page.goto(game.get_absolute_url())
+    went_out = page.get_by_role("button", name="Went out", exact=True)
+    expect(went_out).to_have_count(5)
+    for index in range(5):
+        assert went_out.nth(index).bounding_box()["y"] + 44 <= LANDSCAPE["height"]
+
+    went_out.nth(0).click()
+    entries = page.locator("fieldset.hand-entry")
+    expect(entries).to_have_count(4)
+    save = page.get_by_role("button", name=re.compile("Save contract 1"))
+    box = save.bounding_box()
+    assert box["y"] + box["height"] <= LANDSCAPE["height"], box
+    assert page.evaluate("() => document.documentElement.scrollTop") == 0
+    keys = entries.nth(3).locator(".keypad .key")
+    assert keys.last.bounding_box()["y"] + 44 <= LANDSCAPE["height"]
