@@ -120,7 +120,7 @@ def small_targets(page) -> list[str]:
           .map((el) => [el, el.getBoundingClientRect()])
           .filter(([el, box]) => box.height < 43.5 || box.width < 43.5)
           .map(([el, box]) => `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 20)}"`
-            + ` ${Math.round(box.width)}x${Math.round(box.height)}`)""",
+            + ` ${Math.round(box.width)}x${Math.round(box.height)}`).slice(0, 5)""",
         TARGETS,
     )
 
@@ -196,7 +196,7 @@ def test_every_page_fits_the_screen_with_big_enough_targets(
         if found:
             problems[name] = found
     context.close()
-    assert not problems, problems
+    assert not problems, "\n".join(f"{name}: {found}" for name, found in problems.items())
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -216,7 +216,7 @@ def test_no_page_has_a_serious_accessibility_violation(chromium, live_server, si
         if found := axe_violations(page):
             problems[name] = found
     context.close()
-    assert not problems, problems
+    assert not problems, "\n".join(f"{name}: {found}" for name, found in problems.items())
 
 
 def test_five_players_score_entry_and_round_fit_one_landscape_tablet(tablet, log_in):
