@@ -40,7 +40,7 @@ def test_type_pick_check_record_and_find_a_shanghai(tablet, table):
     # Tapped on the picker: the joker and then a second book.
     page.get_by_role("button", name="Joker").click()
     page.get_by_role("button", name="Next meld").click()
-    for card in ["KC", "KD", "KS"]:
+    for card in ["K♣", "K♦", "K♠"]:
         page.get_by_role("button", name=card, exact=True).click()
     expect(cards).to_have_value("8H 8S JK | KC KD KS")
     expect(page.locator("#preview .card-face")).to_have_count(6)
@@ -76,7 +76,7 @@ def test_photo_of_a_card_fills_the_checker_to_correct(tablet, table):
 
     # Correct what was read into a book of sixes, then ask.
     page.get_by_role("button", name="Clear").click()
-    for card in ["6S", "6H", "6D"]:
+    for card in ["6♠", "6♥", "6♦"]:
         page.get_by_role("button", name=card, exact=True).click()
     ask(page, "Is this a book or a run?")
     expect(page.locator("#answer .verdict")).to_have_text("✔ A legal meld")
