@@ -87,7 +87,7 @@ window.cardChips = (function () {
       chip.setAttribute("aria-label", `Take out ${token}${flagged.has(index) ? ", read unsure" : ""}`);
       chips.append(chip);
     });
-    if (at !== undefined && at >= tokens(box).length && tokens(box).length) chips.append(caret());
+    if (at !== undefined && at >= tokens(box).length) chips.append(caret());
   }
 
   function caret() {
@@ -100,11 +100,12 @@ window.cardChips = (function () {
   document.addEventListener("click", (event) => {
     const chip = event.target.closest(".card-chips .chip");
     if (!chip) return;
-    const box = document.getElementById(chip.parentElement.dataset.for);
+    const chips = chip.parentElement;
+    const box = document.getElementById(chips.dataset.for);
     removeAt(box, Number(chip.dataset.index));
     box.dispatchEvent(new Event("input", { bubbles: true }));
-    const next = chip.parentElement.querySelector(`.chip[data-index="${chip.dataset.index}"]`);
-    (next || box).focus();
+    // Focus stays where the finger was: on the card that moved into the place, or the box.
+    (chips.querySelector(`.chip[data-index="${chip.dataset.index}"]`) || box).focus();
   });
 
   // Typing in the box itself starts again from its end.

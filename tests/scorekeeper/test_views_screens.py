@@ -18,7 +18,9 @@ from tests.factories import make_club, make_game, make_player, play_round
 
 pytestmark = pytest.mark.django_db
 
-PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_010.jpg"
+PHOTOS = Path(__file__).resolve().parents[1] / "recognition" / "photos"
+PHOTO = PHOTOS / "phone_010.jpg"
+FAN = PHOTOS / "win_016.jpg"  # 17 cards, six of them read under 95% sure
 
 
 @pytest.fixture(autouse=True)
@@ -150,7 +152,7 @@ def hand_photo(client, game, seat, content=None):
 def test_a_hand_photo_is_shown_marked_in_that_hands_row(client, member, game):
     ann, ben, cleo, dev = seats(game)
     act(services.round_record_went_out, game, seat=ann)
-    response = hand_photo(client, game, cleo)
+    response = hand_photo(client, game, cleo, FAN.read_bytes())
     assert response.status_code == 200
     body = text_of(response)
     photo = Photo.objects.get()
@@ -298,3 +300,12 @@ def test_history_shows_date_and_time_in_the_clubs_time_zone(client, member, game
     body = text_of(client.get(reverse("history", args=[game.pk])))
     assert "Fri 6 Mar, 05:30:15" in body  # 20:30 UTC on Thursday is 05:30 on Friday in Tokyo
     assert timezone.get_current_timezone_name() == "UTC"  # and the next request starts in UTC
+
+
+def test_the_round_edit_names_players_not_seats(client, member, game):
+    play_round(game)
+    body = text_of(client.get(reverse("round_edit", args=[game.pk, 1])))
+    menu = body[body.index('name="went_out"') : body.index("</select>", body.index("went_out"))]
+    assert "seat" not in menu.lower().replace('name="went_out"', "")
+    for seat in seats(game):
+        assert f">{seat.player}</option>" in menu

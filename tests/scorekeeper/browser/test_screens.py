@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 import rules
 from scorekeeper import services
+from scorekeeper.models import Hand, Photo
 from tests.factories import make_club, make_game, make_player, make_user, play_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -241,3 +242,81 @@ def test_five_players_score_entry_and_round_fit_one_landscape_tablet(tablet, log
     assert page.evaluate("() => document.documentElement.scrollTop") == 0
     keys = entries.nth(3).locator(".keypad .key")
     assert keys.last.bounding_box()["y"] + 44 <= LANDSCAPE["height"]
+
+
+PHOTOS = Path(__file__).resolve().parents[2] / "recognition" / "photos"
+
+
+def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(tablet, log_in):
+    page = tablet
+    game = make_game(players=3)
+    ann, ben, cleo = seats(game)
+    act(services.round_record_went_out, game, seat=ann)
+    log_in(page, game.club.memberships.get().user)
+    page.goto(game.get_absolute_url())
+
+    entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    expect(entry.get_by_role("button", name=re.compile("^Photo"))).to_be_visible()
+    entry.locator("input[type=file]").set_input_files(PHOTOS / "win_016.jpg")
+    entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    marks = entry.locator("figure.photo svg .mark")
+    expect(marks.first).to_be_visible(timeout=30_000)  # reading takes a second on a busy machine
+    photo = Photo.objects.get()
+    read = [found["card"] for found in photo.detections]
+    expect(marks).to_have_count(len(read))
+    expect(page.locator(".message.success, .message.warning")).to_contain_text(
+        f"for {ben.player.name}"
+    )
+    chips = entry.locator(".card-chips .chip")
+    expect(chips).to_have_count(len(read))
+    expect(entry.locator(".chip.unsure")).to_have_count(len(photo.unsure_indices))
+
+    # The first card was wrong: one tap takes it out, the next key goes in its place.
+    chips.first.click()
+    expect(chips).to_have_count(len(read) - 1)
+    expect(entry.locator(".chip-caret")).to_have_count(1)
+    entry.get_by_role("button", name="K", exact=True).click()
+    expect(chips.first).to_have_text("K")
+    cards = entry.get_by_label("Cards", exact=True)
+    expect(cards).to_have_value(" ".join(["K", *read[1:]]))
+
+    # A fan of a whole deck's corners is more than a hand holds: take cards out from the end
+    # down to the ten dealt, give Cleo hers, and save.
+    for left in range(len(read) - 1, 9, -1):
+        chips.last.click()
+        expect(chips).to_have_count(left)
+    page.locator("fieldset.hand-entry").filter(has_text=cleo.player.name).get_by_role(
+        "button", name="5", exact=True
+    ).click()
+    page.get_by_role("button", name=re.compile("Save contract 1")).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
+    saved = Hand.objects.get(round__number=1, seat=ben).cards.split()
+    assert saved == ["K", *read[1:10]]
+
+
+def test_the_standalone_checker_has_a_photo_button_too(tablet, log_in):
+    page = tablet
+    user = make_club().memberships.get().user
+    log_in(page, user)
+    page.goto(reverse("checker"))
+    expect(page.get_by_role("button", name=re.compile("^Photo"))).to_be_visible()
+    page.locator("input[type=file][name=photo]").set_input_files(PHOTOS / "phone_010.jpg")
+    expect(page.locator("figure.photo svg .mark").first).to_be_visible()
+    expect(page.get_by_label("Cards", exact=True)).to_have_value(re.compile(r"\b6S\b"))
+    assert page.locator("figure.photo image").get_attribute("href").startswith("data:image/jpeg")
+    assert not Photo.objects.exists()
+
+
+def test_the_first_dealer_menu_names_the_players_as_they_are_seated(tablet, log_in):
+    page = tablet
+    club = make_club()
+    for name in ["Ann", "Ben", "Cleo"]:
+        make_player(club, name)
+    log_in(page, club.memberships.get().user)
+    page.goto(reverse("game_new", args=[club.pk]))
+    page.get_by_label("Seat 1").select_option(label="Cleo")
+    page.get_by_label("Seat 2").select_option(label="Ann")
+    dealer = page.get_by_label("First dealer")
+    expect(dealer.locator("option").nth(0)).to_have_text("Cleo")
+    expect(dealer.locator("option").nth(1)).to_have_text("Ann")
+    expect(dealer.locator("option").nth(2)).to_have_text("Seat 3 (nobody yet)")
