@@ -3,9 +3,11 @@
 from itertools import count
 
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
+import rules
 from scorekeeper import services
-from scorekeeper.models import Club, Game, Player
+from scorekeeper.models import Club, Game, Player, Seat
 
 _serial = count(1)
 
@@ -53,3 +55,62 @@ def play_round(game: Game, *, went_out: int = 0, points: list[int] | None = None
     }
     services.round_score(game=game, version=game.version, entries=entries, user=user)
     return game
+
+
+def seats(game: Game) -> list[Seat]:
+    return list(game.seats.order_by("position").select_related("player"))
+
+
+def act(service, game: Game, **kwargs):
+    """Call a table service as the table's creator would, from an up-to-date screen."""
+    game.refresh_from_db()
+    return service(game=game, version=game.version, user=game.created_by, **kwargs)
+
+
+def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
+    """A club with five players and three tables: one in play (a May I?, melds and Shanghai calls
+    on the table), one whose round is being scored, one finished. Returns each page type's URL."""
+    club = make_club(user, name=club)
+    seated = [make_player(club, name) for name in players]
+
+    def start():
+        return services.game_start(
+            club=club,
+            user=user,
+            players=seated,
+            first_dealer=0,
+            season=club.seasons.first(),
+            profile=club.profiles.first(),
+        )
+
+    playing = start()
+    ann, ben, cleo, dev, eve = seats(playing)
+    act(services.may_i_spend, playing, seat=ben)
+    act(services.may_i_spend, playing, seat=eve)
+    act(services.may_i_spend, playing, seat=eve)
+    books = [rules.parse_cards("7H 7S 7D"), rules.parse_cards("KC KD JK")]
+    act(services.melds_record, playing, seat=dev, melds=books)
+    act(services.shanghai_record, playing, seat=cleo, discarder=dev)
+    act(services.shanghai_record, playing, seat=cleo, discarder=eve)
+
+    scoring = start()
+    act(services.round_record_went_out, scoring, seat=seats(scoring)[2])
+
+    finished = start()
+    for number in range(7):
+        play_round(finished, went_out=number % 5, points=[5, 10, 15, 20])
+    profile = club.profiles.first()
+    return {
+        "home": "/",
+        "club": club.get_absolute_url(),
+        "new table": reverse("game_new", args=[club.pk]),
+        "round screen": playing.get_absolute_url(),
+        "score entry": scoring.get_absolute_url(),
+        "game over": finished.get_absolute_url(),
+        "round edit": reverse("round_edit", args=[finished.pk, 1]),
+        "history": reverse("history", args=[playing.pk]),
+        "checker": reverse("checker"),
+        "table checker": reverse("table_check", args=[playing.pk]),
+        "rules summary": reverse("rules_summary", args=[profile.pk]),
+        "profile form": reverse("profile_edit", args=[profile.pk]),
+    }

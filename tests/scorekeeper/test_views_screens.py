@@ -14,7 +14,7 @@ from django.utils import timezone
 import rules
 from scorekeeper import services
 from scorekeeper.models import Club, Event, Photo
-from tests.factories import make_club, make_game, make_player, play_round
+from tests.factories import act, make_club, make_game, make_player, play_round, seats
 
 pytestmark = pytest.mark.django_db
 
@@ -42,15 +42,6 @@ def member(client, game):
 
 def text_of(response) -> str:
     return html.unescape(response.content.decode())
-
-
-def seats(game):
-    return list(game.seats.order_by("position").select_related("player"))
-
-
-def act(service, game, **kwargs):
-    game.refresh_from_db()
-    return service(game=game, version=game.version, user=game.created_by, **kwargs)
 
 
 def row_of(body: str, player) -> str:

@@ -9,10 +9,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-import rules
 from scorekeeper import services
 from scorekeeper.models import Hand, Photo
-from tests.factories import make_club, make_game, make_player, make_user, play_round
+from tests.factories import act, make_club, make_game, make_player, make_tables, make_user, seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +20,6 @@ PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
 SIZES = {"phone": PHONE, "portrait": PORTRAIT, "landscape": LANDSCAPE}
 AXE = Path(__file__).resolve().parents[3] / "static" / "vendor" / "axe-core" / "axe.min.js"
-NAMES = ["Annabel", "Benedikt", "Cleopatra", "Dev", "Evangelina"]
 
 # What a finger taps: buttons, links styled as buttons, menus and boxes (checkboxes and radios
 # are tapped through their labels).
@@ -29,66 +27,6 @@ TARGETS = (
     "button, [role=button], select, summary, "
     "input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=file])"
 )
-
-
-def seats(game):
-    return list(game.seats.order_by("position"))
-
-
-def act(service, game, **kwargs):
-    game.refresh_from_db()
-    return service(game=game, version=game.version, user=game.created_by, **kwargs)
-
-
-def lay_the_tables(user):
-    """A club with five players and three tables: one in play (melds, calls and May I?s on the
-    table), one whose round is being scored, one finished. Returns the pages to visit."""
-    club = make_club(user, name="The long-named Thursday evening card club of Upper Wickham")
-    players = [make_player(club, name) for name in NAMES]
-
-    def start():
-        return services.game_start(
-            club=club,
-            user=user,
-            players=players,
-            first_dealer=0,
-            season=club.seasons.first(),
-            profile=club.profiles.first(),
-        )
-
-    playing = start()
-    ann, ben, cleo, dev, eve = seats(playing)
-    act(services.may_i_spend, playing, seat=ben)
-    act(
-        services.melds_record,
-        playing,
-        seat=dev,
-        melds=[rules.parse_cards("7H 7S 7D"), rules.parse_cards("KC KD JK")],
-    )
-    act(services.shanghai_record, playing, seat=cleo, discarder=dev)
-    act(services.shanghai_record, playing, seat=cleo, discarder=eve)
-
-    scoring = start()
-    act(services.round_record_went_out, scoring, seat=seats(scoring)[2])
-
-    finished = start()
-    for number in range(7):
-        play_round(finished, went_out=number % 5, points=[5, 10, 15, 20])
-    profile = club.profiles.first()
-    return {
-        "home": "/",
-        "club": club.get_absolute_url(),
-        "new table": reverse("game_new", args=[club.pk]),
-        "round screen": playing.get_absolute_url(),
-        "score entry": scoring.get_absolute_url(),
-        "game over": finished.get_absolute_url(),
-        "round edit": reverse("round_edit", args=[finished.pk, 1]),
-        "history": reverse("history", args=[playing.pk]),
-        "checker": reverse("checker"),
-        "table checker": reverse("table_check", args=[playing.pk]),
-        "rules summary": reverse("rules_summary", args=[profile.pk]),
-        "profile form": reverse("profile_edit", args=[profile.pk]),
-    }
 
 
 def ask(page, question, cards):
@@ -151,7 +89,11 @@ def visit(page, name, url):
 def signed_in(chromium, live_server):
     """A user with the tables laid, and the signed-in browser state to open contexts with."""
     user = make_user("a-rather-long-username-for-a-phone")
-    pages = lay_the_tables(user)
+    pages = make_tables(
+        user,
+        club="The long-named Thursday evening card club of Upper Wickham",
+        players=["Annabel", "Benedikt", "Cleopatra", "Dev", "Evangelina"],
+    )
     context = chromium.new_context(base_url=live_server.url)
     page = context.new_page()
     page.goto("/accounts/login/")
