@@ -26,11 +26,16 @@ def make_player(club: Club, name: str | None = None) -> Player:
 
 
 def make_game(
-    club: Club | None = None, players: int = 4, *, user=None, first_dealer: int = 0
+    club: Club | None = None,
+    players: int | list[Player] = 4,
+    *,
+    user=None,
+    first_dealer: int = 0,
 ) -> Game:
+    """A table of `players` new players, or of the players given, in that order."""
     club = club or make_club(user)
     user = user or club.memberships.first().user
-    seated = [make_player(club) for _ in range(players)]
+    seated = players if isinstance(players, list) else [make_player(club) for _ in range(players)]
     return services.game_start(
         club=club,
         user=user,
@@ -74,14 +79,7 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
     seated = [make_player(club, name) for name in players]
 
     def start():
-        return services.game_start(
-            club=club,
-            user=user,
-            players=seated,
-            first_dealer=0,
-            season=club.seasons.first(),
-            profile=club.profiles.first(),
-        )
+        return make_game(club, seated, user=user)
 
     playing = start()
     ann, ben, cleo, dev, eve = seats(playing)

@@ -16,3 +16,17 @@ def plain_static_files(settings):
 def fast_passwords(settings):
     """Hashing a password the production way takes a quarter of a second: tests need no safety."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def member(client, game):
+    """The `game` fixture's club member, logged in on `client`."""
+    user = game.club.memberships.get().user
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    """Uploaded files go to a folder of the test's own."""
+    settings.MEDIA_ROOT = tmp_path

@@ -16,28 +16,16 @@ from scorekeeper import services
 from scorekeeper.models import Club, Event, Photo
 from tests.factories import act, make_club, make_game, make_player, play_round, seats
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
 
 PHOTOS = Path(__file__).resolve().parents[1] / "recognition" / "photos"
 PHOTO = PHOTOS / "phone_010.jpg"
 FAN = PHOTOS / "win_016.jpg"  # 17 cards, six of them read under 95% sure
 
 
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-
-
 @pytest.fixture
 def game():
     return make_game(players=4)
-
-
-@pytest.fixture
-def member(client, game):
-    user = game.club.memberships.get().user
-    client.force_login(user)
-    return user
 
 
 def text_of(response) -> str:
