@@ -262,3 +262,15 @@ def test_the_first_dealer_menu_names_the_players_as_they_are_seated(tablet, log_
     expect(dealer.locator("option").nth(0)).to_have_text("Cleo")
     expect(dealer.locator("option").nth(1)).to_have_text("Ann")
     expect(dealer.locator("option").nth(2)).to_have_text("Seat 3 (nobody yet)")
+
+
+def test_the_club_pages_name_box_takes_the_width_on_a_phone(chromium, live_server, signed_in):
+    pages, state = signed_in
+    context, page = open_page(chromium, live_server, "phone", "light", state)
+    page.goto(pages["club"])
+    box = page.get_by_label("Player name").bounding_box()
+    assert box["width"] >= 200, box
+    page.get_by_label("Player name").fill("Zoe")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator("#players .chips")).to_contain_text("Zoe")
+    context.close()
