@@ -14,19 +14,14 @@ from .cards import (
     parse_melds,
     parse_ranks,
 )
+from .contracts import CONTRACTS, Contract, RulesError
 from .going_down import check_going_down, find_going_down
-from .house_rules import (
-    CONTRACTS,
-    MAX_POINTS,
-    SETTINGS,
-    Contract,
-    HouseRules,
-    RulesError,
-    rules_summary,
-)
-from .melds import Meld, Verdict, check_lay_off, check_meld, shanghai_targets
+from .house_rules import MAX_POINTS, SETTINGS, HouseRules
+from .lay_off import check_lay_off, shanghai_targets
+from .melds import Meld, Verdict, check_meld
 from .questions import Answer, answer_question, meld_sentence
-from .scoring import hand_problems, penalty_points, points_possible, round_scores
+from .scoring import HandEntry, hand_problems, penalty_points, points_possible, round_scores
+from .summary import rules_summary
 
 __all__ = [
     "Answer",
@@ -42,6 +37,7 @@ __all__ = [
     "Card",
     "CardError",
     "Contract",
+    "HandEntry",
     "HouseRules",
     "Meld",
     "RulesError",

@@ -9,10 +9,13 @@ from collections.abc import Sequence
 from dataclasses import fields
 
 from .cards import CardError, format_cards, parse_cards, parse_melds, parse_ranks
+from .contracts import Contract, RulesError
 from .going_down import check_going_down, find_going_down
-from .house_rules import SETTINGS, HouseRules, RulesError, rules_summary
-from .melds import Verdict, check_lay_off, check_meld
+from .house_rules import SETTINGS, HouseRules
+from .lay_off import check_lay_off
+from .melds import Verdict, check_meld
 from .scoring import hand_problems, penalty_points
+from .summary import rules_summary
 
 LEGAL, ILLEGAL, BAD_INPUT = 0, 1, 2
 
@@ -36,28 +39,14 @@ def _points(text: str) -> dict[str, int]:
 
 
 def _contracts(text: str) -> list[dict[str, object]]:
-    """Parse "2b 1b1r 2r 3b 2b1r 1b2r 3r!" (a trailing ! means no discard)."""
-    contracts = []
-    for part in text.replace(",", " ").split():
-        no_discard = part.endswith("!")
-        body = part.rstrip("!").lower()
-        books = runs = 0
-        number = ""
-        for char in body:
-            if char in "0123456789":
-                number += char
-            elif char in "br" and number:
-                if char == "b":
-                    books = int(number)
-                else:
-                    runs = int(number)
-                number = ""
-            else:
-                raise argparse.ArgumentTypeError(f"{part!r} is not a contract, like 1b2r or 3r!")
-        if number:
-            raise argparse.ArgumentTypeError(f"{part!r} is not a contract, like 1b2r or 3r!")
-        contracts.append({"books": books, "runs": runs, "no_discard": no_discard})
-    return contracts
+    """Parse "2b 1b1r 2r 3b 2b1r 1b2r 3r!" (a trailing ! means no discard), or contracts as a
+    player types them, separated by commas: "2 books, 1 book 1 run, 3 runs no discard"."""
+    parts = text.split(",") if "," in text else text.split()
+    try:
+        contracts = [Contract.parse(part) for part in parts if part.strip()]
+    except RulesError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return [{"books": c.books, "runs": c.runs, "no_discard": c.no_discard} for c in contracts]
 
 
 def _rule_options() -> argparse.ArgumentParser:

@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
 
 from .cards import JOKER, RANK_PLURAL, RANK_VALUE, SUIT_NAME, SUITS, VALUE_RANK, Card
-from .house_rules import Contract, HouseRules, RulesError
+from .contracts import Contract, RulesError
+from .house_rules import HouseRules
 from .melds import (
     DEFAULT_RULES,
     Meld,
     Verdict,
     ace_frames,
+    book_options,
     check_meld,
     describe,
     input_problems,
@@ -55,7 +57,8 @@ class _Search:
         self.cover = cover
         self.books_needed = contract.books
         self.runs_needed = contract.runs
-        self.extra = rules.extra_melds_allowed
+        # A no-discard contract is always exactly its melds.
+        self.extra = rules.extra_melds_allowed and not contract.no_discard
         self.keep_one = (
             not cover and rules.must_discard_to_go_out and not contract.no_discard
         )  # a card must stay in hand to discard
@@ -271,8 +274,9 @@ class _Search:
                 if total < rules.min_book or len(jokers) > naturals:
                     continue
                 if rules.book_suits_distinct:
-                    declared = [k[2] for k in jokers if k != FREE]
-                    if -1 in declared or total > 4:
+                    # A joker declared by rank alone takes a missing suit, as an undeclared one.
+                    declared = [k[2] for k in jokers if k != FREE and k[2] >= 0]
+                    if total > 4:
                         continue
                     if len(set(declared)) != len(declared) or natural_suits & set(declared):
                         continue
@@ -347,8 +351,10 @@ class _Search:
                 choices = []
                 for p in joker_positions:
                     options: list[object] = []
-                    if self.count.get(("d", _rank_of(p), suit)):
-                        options.append(("d", _rank_of(p), suit))
+                    # A joker declared with this card, or with its rank alone.
+                    for declared in (suit, -1):
+                        if self.count.get(("d", _rank_of(p), declared)):
+                            options.append(("d", _rank_of(p), declared))
                     if self.count.get(FREE):
                         options.append(FREE)
                     choices.append(options)
@@ -451,16 +457,9 @@ def _build(plan: _Plan, rules: HouseRules) -> Meld:
         if key == FREE or key[0] == "d":
             continue
         naturals.extend([Card(rank, SUITS[key[1]])] * n)
-    missing = [s for s in SUITS if all(card.suit != s for card in naturals)]
-    for key in plan.slots:
-        if key == FREE:
-            suit = missing.pop(0) if rules.book_suits_distinct else None
-            jokers.append(Card(JOKER, None, Card(rank, suit)))
-        else:
-            jokers.append(_card_of(key))
-            if key[2] >= 0 and SUITS[key[2]] in missing:
-                missing.remove(SUITS[key[2]])
-    return Meld("book", tuple(naturals + jokers))
+    jokers = [_card_of(key) for key in plan.slots]
+    # The jokers stand for the rank, or the suits left, exactly as a book checked alone.
+    return book_options(naturals + jokers, rules)[0]
 
 
 def _conflict_reason(melds: list[Meld], rules: HouseRules) -> str | None:
@@ -593,11 +592,12 @@ def _check_grouped(
         options.append(readings)
     if reasons:
         return refuse(*reasons)
+    extra_allowed = rules.extra_melds_allowed and not contract.no_discard
     first_conflict = None
     for choice in product(*options):
         books = sum(1 for meld in choice if meld.kind == "book")
         runs = len(choice) - books
-        if rules.extra_melds_allowed:
+        if extra_allowed:
             if books < contract.books or runs < contract.runs:
                 continue
         elif (books, runs) != (contract.books, contract.runs):
@@ -613,7 +613,7 @@ def _check_grouped(
         return refuse(first_conflict)
     kinds = [reading[0].kind for reading in options]
     laid = _needs(Contract(kinds.count("book"), kinds.count("run")))
-    extra = " at least" if rules.extra_melds_allowed else ""
+    extra = " at least" if extra_allowed else ""
     return refuse(
         f"Contract {number} ({contract.name}) needs{extra} {_needs(contract)}; "
         f"these melds are {laid}."

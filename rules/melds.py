@@ -1,4 +1,4 @@
-"""Single melds: what a set of cards can be, lay-offs on table melds, and Shanghai cards."""
+"""Single melds: what a set of cards can be, and why not when they are not one."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from .cards import (
     SUITS,
     VALUE_RANK,
     Card,
-    CardError,
     card_problems,
     card_sort_key,
     format_cards,
@@ -134,7 +133,8 @@ def input_problems(cards: Sequence[Card], rules: HouseRules) -> list[str]:
     return problems
 
 
-def _joker(rank: str, suit: str | None) -> Card:
+def joker_for(rank: str, suit: str | None) -> Card:
+    """A joker standing for the card of this rank (and suit, when given)."""
     return Card(JOKER, None, Card(rank, suit))
 
 
@@ -152,17 +152,16 @@ def book_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
     if rules.book_suits_distinct:
         suits = [card.suit for card in naturals]
         suits += [joker.declared.suit for joker in jokers if joker.declared and joker.declared.suit]
-        if len(set(suits)) != len(suits) or len(cards) > 4:
+        if len(set(suits)) != len(suits) or len(cards) > len(SUITS):
             return []
-        free_suits = [suit for suit in SUITS if suit not in suits]
-    placed = []
-    for joker in jokers:
-        if joker.declared is not None:
-            placed.append(joker)
-        elif rules.book_suits_distinct:
-            placed.append(_joker(rank, free_suits.pop(0)))
-        else:
-            placed.append(_joker(rank, None))
+    # A joker not declared stands for the rank; where suits must differ, for whichever missing
+    # suit keeps the book legal: named when only one is left, else decided when a card needs it.
+    undeclared = sum(1 for joker in jokers if joker.declared is None)
+    missing = [suit for suit in SUITS if suit not in suits] if rules.book_suits_distinct else []
+    forced = iter(missing if len(missing) == undeclared else [None] * undeclared)
+    placed = [
+        joker if joker.declared is not None else joker_for(rank, next(forced)) for joker in jokers
+    ]
     ordered = sorted(naturals, key=card_sort_key) + placed
     return [Meld("book", tuple(ordered))]
 
@@ -177,17 +176,22 @@ def run_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
     fixed: list[tuple[str, Card]] = []
     free = 0
     suit = None
+    by_rank: list[str] = []  # jokers declared by rank alone take the run's suit
     for card in cards:
         if card.is_joker and card.declared is None:
             free += 1
             continue
         target = card.declared if card.is_joker else card
+        if target.suit is None and card.is_joker:
+            by_rank.append(target.rank)
+            continue
         if target.suit is None or (suit is not None and target.suit != suit):
             return []
         suit = target.suit
         fixed.append((target.rank, card))
     if suit is None:
         return []
+    fixed += [(rank, joker_for(rank, suit)) for rank in by_rank]
     size = len(cards)
     options = []
     for low, high, from_low in ace_frames(rules):
@@ -206,7 +210,7 @@ def run_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
                 first = last = low if first <= low <= last else 0
             for start in range(last, first - 1, -1) if first else ():
                 row = [
-                    placed.get(position) or _joker(slot_rank(position), suit)
+                    placed.get(position) or joker_for(slot_rank(position), suit)
                     for position in range(start, start + size)
                 ]
                 options.append(Meld("run", tuple(row)))
@@ -331,160 +335,3 @@ def check_meld(cards: Sequence[Card], rules: HouseRules = DEFAULT_RULES) -> Verd
     if options:
         return Verdict(True, melds=[options[0]])
     return refuse(explain(cards, rules))
-
-
-def _table_readings(meld: Sequence[Card], rules: HouseRules) -> list[Meld]:
-    return meld_options(meld, rules)
-
-
-def _grown_from(result: Meld, table: Meld) -> bool:
-    """True when `result` holds the table run unchanged, with new cards only at its ends."""
-    low, high = result.span
-    table_low, table_high = table.span
-    if table_low < low or table_high > high:
-        return False
-    offset = table_low - low
-    return result.cards[offset : offset + len(table.cards)] == table.cards
-
-
-def check_lay_off(
-    cards: Sequence[Card],
-    meld: Sequence[Card],
-    rules: HouseRules = DEFAULT_RULES,
-    *,
-    joker_end: str | None = None,
-    exchange: bool = True,
-) -> Verdict:
-    """Can these cards be laid off on this table meld? The grown meld is in verdict.melds.
-
-    Runs grow at their ends only, up to the ace; the joker limit holds. Laying the card a
-    joker stands for is a joker exchange, allowed only by the `joker_swap` setting (and only
-    when `exchange` is true): with "shift_to_end" the joker moves to an end of the run
-    (`joker_end` "low" or "high" to choose, else whichever has room, high first); with
-    "swap_from_hand" the joker leaves the meld and is returned in verdict.leftover.
-    """
-    try:
-        cards, meld = list(cards), list(meld)
-    except TypeError:
-        return refuse("Expected a list of cards and a meld.")
-    problems = input_problems(cards + meld, rules)
-    if problems:
-        return refuse(*problems)
-    if not cards:
-        return refuse("No cards were given to lay off.")
-    readings = _table_readings(meld, rules)
-    if not readings:
-        return refuse(f"The meld on the table is not legal: {explain(meld, rules)}")
-    name = describe(cards)
-    exchange_reason = None
-    for table in readings:
-        joker_cards = {card.declared: card for card in table.cards if card.is_joker}
-        swapped = [card for card in cards if not card.is_joker and card in joker_cards]
-        if table.kind == "book" and table.jokers and rules.joker_swap == "swap_from_hand":
-            swapped = []  # in a book, laying a card of the rank is a lay-off, not an exchange
-        if swapped:
-            verdict = _exchange(cards, table, swapped[0], rules, joker_end, exchange)
-            if verdict.ok:
-                return verdict
-            exchange_reason = exchange_reason or verdict.reasons[0]
-            continue
-        for result in meld_options(meld + cards, rules):
-            if result.kind != table.kind:
-                continue
-            if table.kind == "run" and not _grown_from(result, table):
-                continue
-            return Verdict(True, melds=[result])
-    if exchange_reason:
-        return refuse(exchange_reason)
-    return refuse(_lay_off_reason(cards, meld, readings[0], rules, name))
-
-
-def _exchange(
-    cards: list[Card],
-    table: Meld,
-    natural: Card,
-    rules: HouseRules,
-    joker_end: str | None,
-    allowed: bool,
-) -> Verdict:
-    joker_text = f"the joker in {table} stands for {natural}"
-    if rules.joker_swap == "off" or not allowed:
-        return refuse(
-            f"{natural} cannot be laid off: {joker_text}, and these rules do not allow "
-            "a joker exchange."
-        )
-    if rules.joker_swap == "swap_from_hand" and table.kind == "book":
-        return refuse(f"{natural} cannot replace the joker: the joker in a book is not exchanged.")
-    index = next(i for i, card in enumerate(table.cards) if card.declared == natural)
-    row = list(table.cards)
-    row[index] = natural
-    rest = list(cards)
-    rest.remove(natural)
-    if rules.joker_swap == "swap_from_hand":
-        swapped = Meld(table.kind, tuple(row))
-        grown = [
-            result
-            for result in meld_options(list(row) + rest, rules)
-            if result.kind == table.kind and (table.kind != "run" or _grown_from(result, swapped))
-        ]
-        if not grown:
-            return refuse(f"{describe(cards)} cannot be laid off on {table}.")
-        return Verdict(True, melds=[grown[0]], leftover=[Card(JOKER, None)])
-    low, high = table.span
-    swapped = Meld(table.kind, tuple(row))
-    ends = {"high": [high + 1], "low": [low - 1]}.get(joker_end or "", [high + 1, low - 1])
-    suit = table.suit
-    for position in ends:
-        if not 1 <= position <= 14:
-            continue
-        moved = _joker(slot_rank(position), suit)
-        for result in meld_options(list(row) + [moved] + rest, rules):
-            if result.kind == "run" and _grown_from(result, swapped):
-                return Verdict(True, melds=[result])
-    return refuse(
-        f"{natural} cannot take the joker's place in {table}: the run has no room at "
-        f"{'that end' if joker_end else 'either end'} for the joker."
-    )
-
-
-def _lay_off_reason(
-    cards: list[Card], meld: list[Card], table: Meld, rules: HouseRules, name: str
-) -> str:
-    combined_jokers = sum(1 for card in cards + meld if card.is_joker)
-    if combined_jokers > rules.jokers_per_meld:
-        limit = "one joker" if rules.jokers_per_meld == 1 else f"{rules.jokers_per_meld} jokers"
-        return f"{name} cannot be laid off on {table}: a meld may hold at most {limit}."
-    if table.kind == "book":
-        return f"{name} cannot be laid off on {table}: a book takes only {_plural(table.rank)}."
-    low, high = table.span
-    naturals = [card for card in cards if not card.is_joker]
-    if any(card.suit != table.suit for card in naturals):
-        return f"{name} cannot be laid off on {table}: a run takes only {SUIT_NAME[table.suit]}."
-    if len(cards) + len(meld) > 13 or (low <= 2 and high >= 13 and rules.ace != "high_or_low"):
-        return f"{name} cannot be laid off on {table}: the run is already complete."
-    inside = [card for card in naturals if low <= card.value <= high]
-    if inside:
-        return f"{name} cannot be laid off on {table}: a run grows at its ends only."
-    if any(card.rank == "A" for card in naturals) or high == 14 or low == 1:
-        return f"{name} cannot be laid off on {table}: a run stops at the ace and does not wrap."
-    return f"{name} cannot be laid off on {table}: the cards must continue the run at an end."
-
-
-def shanghai_targets(
-    discard: Card, table_melds: Sequence[Sequence[Card]], rules: HouseRules = DEFAULT_RULES
-) -> list[int]:
-    """Indexes of the table melds this discard could be laid off on (empty: not a Shanghai card).
-
-    A joker exchange counts only with joker_swap "shift_to_end", where the joker stays on the
-    table; taking a joker into the hand is not a lay-off.
-    """
-    exchange = rules.joker_swap == "shift_to_end"
-    targets = []
-    for index, meld in enumerate(table_melds):
-        try:
-            verdict = check_lay_off([discard], meld, rules, exchange=exchange)
-        except CardError:
-            continue
-        if verdict.ok:
-            targets.append(index)
-    return targets

@@ -8,7 +8,8 @@ from gettext import ngettext
 from .cards import Card
 from .going_down import check_going_down, find_going_down
 from .house_rules import HouseRules
-from .melds import Meld, check_lay_off, check_meld, shanghai_targets
+from .lay_off import check_lay_off, shanghai_targets
+from .melds import Meld, check_meld
 
 MELD, GOING_DOWN, LAY_OFF, SHANGHAI, HINT = "meld", "down", "layoff", "shanghai", "hint"
 

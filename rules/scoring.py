@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from .cards import JOKER, Card, card_problems
 from .house_rules import HouseRules
 from .melds import DEFAULT_RULES
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """What a player was left holding at the end of a round: cards (suits optional) or just a
+    number of points."""
+
+    cards: tuple[Card, ...] | None = None
+    points: int | None = None
 
 
 def penalty_points(cards: Iterable[Card], rules: HouseRules = DEFAULT_RULES) -> int:

@@ -272,6 +272,11 @@ class Event(models.Model):
     def __str__(self):
         return self.description
 
+    @staticmethod
+    def hands_in(payload: dict) -> dict[int, tuple[str, int]]:
+        """Cards and points by seat id, from a payload of a round's hands."""
+        return {int(key): tuple(value) for key, value in payload.items() if key.isdecimal()}
+
 
 class TableMeld(models.Model):
     """A meld on the table in a round: its owner, its cards, and what each joker stands for."""

@@ -10,11 +10,6 @@ from rules.standings import places
 from .models import Club, Event, Game, Hand, Round, Seat, TableMeld
 
 
-def club_for_user(user, pk: int) -> Club:
-    """The club, if the user belongs to it (views turn DoesNotExist into a 404)."""
-    return Club.objects.for_user(user).get(pk=pk)
-
-
 def games_for_club(club: Club):
     return (
         club.games.select_related("season", "profile")
@@ -212,7 +207,7 @@ def scores_taken_back(round_: Round) -> dict[int, tuple[str, int]]:
     )
     if undone is None:
         return {}
-    return {int(seat_id): (cards, points) for seat_id, (cards, points) in undone.after.items()}
+    return Event.hands_in(undone.after)
 
 
 def shanghai_claims_by_seat(round_: Round) -> dict[int, int]:

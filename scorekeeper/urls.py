@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from .views import accounts, checker, clubs, games, health, profiles
+from .views import accounts, checker, clubs, games, health, melds, photos, profiles
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -25,17 +25,17 @@ urlpatterns = [
     path("tables/<int:pk>/went-out/", games.went_out, name="went_out"),
     path("tables/<int:pk>/score/", games.score, name="score"),
     path("tables/<int:pk>/undo/", games.undo, name="undo"),
-    path("tables/<int:pk>/score/photo/", games.score_photo, name="score_photo"),
+    path("tables/<int:pk>/score/photo/", photos.score_photo, name="score_photo"),
     path("tables/<int:pk>/rounds/<int:number>/edit/", games.round_edit, name="round_edit"),
     path("tables/<int:pk>/history/", games.history, name="history"),
     path("tables/<int:pk>/check/", checker.table_check, name="table_check"),
-    path("tables/<int:pk>/melds/", checker.melds_record, name="melds_record"),
-    path("tables/<int:pk>/lay-off/", checker.lay_off, name="lay_off"),
-    path("tables/<int:pk>/photos/", checker.table_photo, name="table_photo"),
-    path("photos/<int:pk>/", checker.photo_image, name="photo"),
-    path("photos/<int:pk>/delete/", checker.photo_delete, name="photo_delete"),
+    path("tables/<int:pk>/melds/", melds.melds_record, name="melds_record"),
+    path("tables/<int:pk>/lay-off/", melds.lay_off, name="lay_off"),
+    path("tables/<int:pk>/photos/", photos.table_photo, name="table_photo"),
+    path("photos/<int:pk>/", photos.photo_image, name="photo"),
+    path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
     path("check/", checker.checker, name="checker"),
     path("check/preview/", checker.cards_preview, name="cards_preview"),
-    path("check/photo/", checker.checker_photo, name="checker_photo"),
-    path("profiles/<int:pk>/summary/", checker.rules_summary, name="rules_summary"),
+    path("check/photo/", photos.checker_photo, name="checker_photo"),
+    path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),
 ]

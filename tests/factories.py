@@ -55,8 +55,7 @@ def play_round(game: Game, *, went_out: int = 0, points: list[int] | None = None
     others = [seat for seat in seats if seat.position != went_out]
     points = points or [10 * (n + 1) for n in range(len(others))]
     entries = {
-        seat.pk: services.HandEntry(points=value)
-        for seat, value in zip(others, points, strict=True)
+        seat.pk: rules.HandEntry(points=value) for seat, value in zip(others, points, strict=True)
     }
     services.round_score(game=game, version=game.version, entries=entries, user=user)
     return game

@@ -1,8 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import selectors, services
@@ -15,16 +14,7 @@ from scorekeeper.forms import (
     TimeZoneForm,
 )
 from scorekeeper.models import Club, Game
-
-
-def club_or_404(request: HttpRequest, pk: int) -> Club:
-    """The club, if the signed-in user is one of its members; anything else is a 404."""
-    try:
-        club = selectors.club_for_user(request.user, pk)
-    except Club.DoesNotExist:
-        raise Http404("No such club") from None
-    timezone.activate(club.time_zone)
-    return club
+from scorekeeper.views.access import club_or_404
 
 
 @require_GET

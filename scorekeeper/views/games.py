@@ -1,37 +1,26 @@
+"""The table: the round screen and its taps, score entry, round edits and the history."""
+
 import json
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import selectors, services
 from scorekeeper.forms import (
-    PhotoForm,
     ScoreForm,
     SeatActionForm,
     ShanghaiForm,
     VersionedForm,
     WentOutForm,
-    row_id,
 )
-from scorekeeper.models import Game
+from scorekeeper.views.access import game_or_404
+from scorekeeper.views.writes import write_or_refusal
 
 
-def game_or_404(request: HttpRequest, pk: int) -> Game:
-    """The table, if it belongs to one of the signed-in user's clubs; anything else is a 404."""
-    try:
-        game = Game.objects.for_user(request.user).select_related("club").get(pk=pk)
-    except Game.DoesNotExist:
-        raise Http404("No such table") from None
-    timezone.activate(game.club.time_zone)
-    return game
-
-
-def _table(
+def table_page(
     request,
     game,
     *,
@@ -61,13 +50,13 @@ def _table(
         "score_rows": score_form.rows(board.lines) if score_form else [],
         "score_form": score_form,
         "photo_url": reverse("score_photo", args=[game.pk]),
-        **_keypad(board),
+        **keypad(board),
     }
     template = "game.html#table" if request.htmx else "game.html"
     return render(request, template, context, status=status)
 
 
-def _keypad(board):
+def keypad(board):
     # The keypad's live total uses the table's own points; the server recomputes it.
     points = dict(board.house_rules.points)
     return {"ranks": list(points), "points_json": json.dumps(points)}
@@ -75,111 +64,46 @@ def _keypad(board):
 
 def _after_write(request, game):
     if request.htmx:
-        return _table(request, game)
+        return table_page(request, game)
     return redirect(game)
 
 
-def _refused(request, game, refusal: services.ActionRefused):
+def table_page_refused(request, game, refusal: services.ActionRefused):
+    """The table page, fresh, with the reason a tap was refused (409 for a stale screen)."""
     game.refresh_from_db()
     status = 409 if isinstance(refusal, services.StaleState) else 200
-    return _table(request, game, message=str(refusal), status=status)
-
-
-def _form_refused(request, game, form):
-    game.refresh_from_db()
-    if "version" in form.errors:
-        return _refused(request, game, services.StaleState())
-    errors = [error for field_errors in form.errors.values() for error in field_errors]
-    return _table(request, game, message=" ".join(errors))
+    return table_page(request, game, message=str(refusal), status=status)
 
 
 @require_GET
 @login_required
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _table(request, game_or_404(request, pk))
+    return table_page(request, game_or_404(request, pk))
 
 
-def _seat_action(service):
-    """A POST that names one seat of the table, carried out by `service`."""
+def _table_action(form_class, service):
+    """A tap on the round screen that `service` carries out with what `form_class` cleaned."""
 
     @require_POST
     @login_required
     def view(request: HttpRequest, pk: int) -> HttpResponse:
         game = game_or_404(request, pk)
-        form = SeatActionForm(request.POST, game=game)
-        if not form.is_valid():
-            return _form_refused(request, game, form)
-        try:
-            service(
-                game=game,
-                version=form.cleaned_data["version"],
-                seat=form.cleaned_data["seat"],
-                user=request.user,
-            )
-        except services.ActionRefused as refusal:
-            return _refused(request, game, refusal)
-        return _after_write(request, game)
+        return write_or_refusal(
+            form_class(request.POST, game=game),
+            lambda data: service(game=game, user=request.user, **data),
+            refused=lambda refusal: table_page_refused(request, game, refusal),
+            done=lambda: _after_write(request, game),
+        )
 
     view.__name__ = service.__name__
     return view
 
 
-may_i = _seat_action(services.may_i_spend)
-went_down = _seat_action(services.hand_mark_down)
-
-
-@require_POST
-@login_required
-def went_out(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk)
-    form = WentOutForm(request.POST, game=game)
-    if not form.is_valid():
-        return _form_refused(request, game, form)
-    try:
-        services.round_record_went_out(
-            game=game,
-            version=form.cleaned_data["version"],
-            seat=form.cleaned_data["seat"],
-            rummy=form.cleaned_data["rummy"],
-            user=request.user,
-        )
-    except services.ActionRefused as refusal:
-        return _refused(request, game, refusal)
-    return _after_write(request, game)
-
-
-@require_POST
-@login_required
-def shanghai(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk)
-    form = ShanghaiForm(request.POST, game=game)
-    if not form.is_valid():
-        return _form_refused(request, game, form)
-    try:
-        services.shanghai_record(
-            game=game,
-            version=form.cleaned_data["version"],
-            seat=form.cleaned_data["seat"],
-            discarder=form.cleaned_data["discarder"],
-            user=request.user,
-        )
-    except services.ActionRefused as refusal:
-        return _refused(request, game, refusal)
-    return _after_write(request, game)
-
-
-@require_POST
-@login_required
-def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk)
-    form = VersionedForm(request.POST)
-    if not form.is_valid():
-        return _form_refused(request, game, form)
-    try:
-        services.action_undo(game=game, version=form.cleaned_data["version"], user=request.user)
-    except services.ActionRefused as refusal:
-        return _refused(request, game, refusal)
-    return _after_write(request, game)
+may_i = _table_action(SeatActionForm, services.may_i_spend)
+went_down = _table_action(SeatActionForm, services.hand_mark_down)
+went_out = _table_action(WentOutForm, services.round_record_went_out)
+shanghai = _table_action(ShanghaiForm, services.shanghai_record)
+undo = _table_action(VersionedForm, services.action_undo)
 
 
 @require_POST
@@ -188,21 +112,21 @@ def score(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk)
     board = selectors.game_board(game)
     if board.current is None:
-        return _refused(
+        return table_page_refused(
             request, game, services.ActionRefused("This game is over: all contracts are scored.")
         )
     if not board.scoring:
         # Scores for a round that is no longer being scored: the screen is out of date.
         if request.POST.get("version") != str(game.version):
-            return _refused(request, game, services.StaleState())
-        return _refused(
+            return table_page_refused(request, game, services.StaleState())
+        return table_page_refused(
             request, game, services.ActionRefused("Nobody has gone out yet in this round.")
         )
     form = ScoreForm(request.POST, round_=board.current)
     if not form.is_valid():
         if "version" in form.errors:
-            return _refused(request, game, services.StaleState())
-        return _table(request, game, score_form=form, message="Check the hands marked below.")
+            return table_page_refused(request, game, services.StaleState())
+        return table_page(request, game, score_form=form, message="Check the hands marked below.")
     try:
         services.round_score(
             game=game,
@@ -212,10 +136,10 @@ def score(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except services.ActionRefused as refusal:
         if isinstance(refusal, services.StaleState):
-            return _refused(request, game, refusal)
+            return table_page_refused(request, game, refusal)
         # The refused write rolled back: what was typed stays on screen to be corrected.
         game.refresh_from_db()
-        return _table(request, game, message=str(refusal), score_form=form)
+        return table_page(request, game, message=str(refusal), score_form=form)
     return _after_write(request, game)
 
 
@@ -263,7 +187,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "score_form": form,
         "score_rows": form.rows(board.lines),
         "message": message,
-        **_keypad(board),
+        **keypad(board),
     }
     return render(request, "round_edit.html", context, status=status)
 
@@ -278,74 +202,3 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
         "checks": selectors.game_checks(game),
     }
     return render(request, "history.html", context)
-
-
-@require_POST
-@login_required
-def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
-    """Read one player's cards from a photo into the score entry, keeping what else was typed."""
-    game = game_or_404(request, pk)
-    board = selectors.game_board(game)
-    if not board.scoring:
-        return _refused(request, game, services.StaleState())
-    data = request.POST.copy()
-    seat_id = row_id(data.get("photo_seat"))
-    seat = board.current.hands.filter(seat_id=seat_id).first() if seat_id else None
-    upload = request.FILES.get(f"photo_{seat.seat_id}") if seat else None
-    if upload is None:
-        return _table(
-            request,
-            game,
-            message="Take or choose a photo first.",
-            score_form=ScoreForm(data, round_=board.current),
-        )
-    photo_form = PhotoForm(files={"photo": upload})
-    if not photo_form.is_valid():
-        message = " ".join(photo_form.errors["photo"])
-    else:
-        try:
-            photo = services.photo_record(
-                game=game, photo=photo_form.cleaned_data["photo"], user=request.user
-            )
-        except services.ActionRefused as refusal:
-            return _table(
-                request,
-                game,
-                message=str(refusal),
-                score_form=ScoreForm(data, round_=board.current),
-            )
-        data[f"cards_{seat.seat_id}"] = " ".join(found["card"] for found in photo.detections)
-        data[f"points_{seat.seat_id}"] = ""
-        message, message_level = _photo_message(photo, seat.seat.player)
-        return _table(
-            request,
-            game,
-            message=message,
-            message_level=message_level,
-            score_form=ScoreForm(data, round_=board.current),
-            photo=photo,
-            photo_seat_id=seat.seat_id,
-        )
-    return _table(request, game, message=message, score_form=ScoreForm(data, round_=board.current))
-
-
-def _photo_message(photo, player) -> tuple[str, str]:
-    """What reading a hand's photo found, and how sure: a success only when every card is sure."""
-    count = len(photo.detections)
-    if not count:
-        return (
-            f"No card could be read in the photo of {player}'s hand: tap the cards instead.",
-            "warning",
-        )
-    read = ngettext(
-        "Read %(count)d card for %(player)s.", "Read %(count)d cards for %(player)s.", count
-    ) % {"count": count, "player": player}
-    unsure = len(photo.unsure_indices)
-    if unsure:
-        check = ngettext(
-            "%(unsure)d is unsure: check it on the photo below before saving.",
-            "%(unsure)d are unsure: check them on the photo below before saving.",
-            unsure,
-        ) % {"unsure": unsure}
-        return f"{read} {check}", "warning"
-    return f"{read} Count them against the photo below, then save.", "success"

@@ -1,25 +1,13 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
+import rules
 from scorekeeper import services
 from scorekeeper.forms import ProfileForm
-from scorekeeper.models import Club, RulesProfile
-from scorekeeper.views.clubs import club_or_404
-
-
-def profile_or_404(request: HttpRequest, pk: int) -> RulesProfile:
-    try:
-        profile = RulesProfile.objects.select_related("club").get(
-            pk=pk, club__in=Club.objects.for_user(request.user)
-        )
-    except RulesProfile.DoesNotExist:
-        raise Http404("No such rule profile") from None
-    timezone.activate(profile.club.time_zone)
-    return profile
+from scorekeeper.views.access import club_or_404, profile_or_404
 
 
 def _profile_form_page(request, club, profile):
@@ -55,3 +43,21 @@ def profile_new(request: HttpRequest, pk: int) -> HttpResponse:
 def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
     profile = profile_or_404(request, pk)
     return _profile_form_page(request, profile.club, profile)
+
+
+@require_GET
+@login_required
+def rules_summary(request: HttpRequest, pk: int) -> HttpResponse:
+    profile = profile_or_404(request, pk)
+    house_rules = profile.house_rules
+    return render(
+        request,
+        "rules_summary.html",
+        {
+            "profile": profile,
+            "lines": rules.rules_summary(house_rules),
+            "contracts": list(enumerate(house_rules.contracts, start=1)),
+            "house_rules": house_rules,
+            "points": dict(house_rules.points),
+        },
+    )

@@ -313,3 +313,35 @@ any_card = naturals | st.builds(lambda d: Card("JK", None, d), st.none() | natur
 def test_garbage_never_crashes_going_down(cards, contract):
     for verdict in (check_going_down(contract, cards), find_going_down(contract, cards)):
         assert verdict.ok or verdict.reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3H 4H 5H 6H | 8S 9S 10S JS | 2D 3D 4D 5D | 9C 10C JC QC",
+        "3H 4H 5H 6H 8S 9S 10S JS 2D 3D 4D 5D 9C 10C JC QC",
+    ],
+)
+def test_a_no_discard_contract_is_exactly_its_melds_even_with_extra_melds(text):
+    verdict = down(7, text, HouseRules(extra_melds_allowed=True))
+    assert not verdict.ok
+    assert down(7, text.replace(" | 9C 10C JC QC", "").replace(" 9C 10C JC QC", "")).ok
+
+
+@pytest.mark.parametrize("text", ["4H JK=5 6H 7H | 9S 10S JS QS", "4H JK=5 6H 7H 9S 10S JS QS"])
+def test_a_joker_declared_by_rank_alone_takes_the_runs_suit(text):
+    verdict = down(3, text)
+    assert verdict.ok, verdict.reasons
+    assert "4H JK=5H 6H 7H" in [str(meld) for meld in verdict.melds]
+
+
+def test_the_hint_uses_a_joker_declared_by_rank_alone():
+    verdict = find_going_down(3, parse_cards("4H JK=5 6H 7H 9S 10S JS QS KD"), DEFAULT)
+    assert verdict.ok
+    assert [str(card) for card in verdict.leftover] == ["KD"]
+
+
+def test_a_book_joker_declared_by_rank_alone_takes_a_missing_suit():
+    distinct = HouseRules(book_suits_distinct=True)
+    assert down(1, "QH QS JK=Q | 8S 8H 8D", distinct).ok
+    assert down(1, "QH QS JK=Q 8S 8H 8D", distinct).ok

@@ -151,3 +151,31 @@ def test_most_cards_held_counts_deal_draw_may_i_and_claims():
 def test_most_cards_in_meld_is_a_whole_run_or_every_copy_of_a_rank():
     assert HouseRules().most_cards_in_meld == 13
     assert HouseRules(decks=3, jokers_per_meld=2).most_cards_in_meld == 14
+
+
+def test_the_summary_says_what_a_book_joker_stands_for():
+    assert any("ordinary lay-off" in line for line in rules_summary(HouseRules()))
+    distinct = rules_summary(HouseRules(book_suits_distinct=True, extra_melds_allowed=True))
+    assert any("a suit the book lacks" in line for line in distinct)
+    assert any("always exactly its melds" in line for line in distinct)
+
+
+@pytest.mark.parametrize(
+    ("text", "contract"),
+    [
+        ("2 books", Contract(2, 0)),
+        ("1 book 1 run", Contract(1, 1)),
+        ("3 runs no discard", Contract(0, 3, True)),
+        ("1b2r", Contract(1, 2)),
+        ("3r!", Contract(0, 3, True)),
+    ],
+)
+def test_a_contract_reads_as_players_type_it_and_writes_back(text, contract):
+    assert Contract.parse(text) == contract
+    assert Contract.parse(contract.line) == contract
+
+
+@pytest.mark.parametrize("text", ["banana", "0 books", "² books", "two books", "2 books and a run"])
+def test_an_unreadable_contract_is_refused_naming_it(text):
+    with pytest.raises(RulesError, match="is not a contract"):
+        Contract.parse(text)

@@ -122,3 +122,70 @@ any_card = naturals | st.builds(lambda d: Card("JK", None, d), st.none() | natur
 def test_garbage_never_crashes_lay_off(cards, meld):
     verdict = check_lay_off(cards, meld)
     assert verdict.ok or verdict.reasons
+
+
+DISTINCT = HouseRules(book_suits_distinct=True)
+
+
+@pytest.mark.parametrize(
+    ("cards", "meld", "rules", "result", "kept"),
+    [
+        # Where suits may repeat, a book joker stands for the rank: an ordinary lay-off.
+        ("10H", "10C 10C JK=10H", DEFAULT, "10H 10C 10C JK=10H", []),
+        (
+            "10H",
+            "10C 10C JK=10H",
+            HouseRules(joker_swap="swap_from_hand"),
+            "10H 10C 10C JK=10H",
+            [],
+        ),
+        # Suits must differ: an undeclared joker takes whichever missing suit keeps the book legal.
+        ("QD", "QH QS JK", DISTINCT, "QS QH QD JK=QC", []),
+        # Swapping the joker out of a book, where the rules allow it.
+        (
+            "QD",
+            "QH QC JK=QD",
+            HouseRules(book_suits_distinct=True, joker_swap="swap_from_hand"),
+            "QH QD QC",
+            ["JK"],
+        ),
+        (
+            "QD",
+            "QH QS QC JK",
+            HouseRules(book_suits_distinct=True, joker_swap="swap_from_hand"),
+            "QS QH QD QC",
+            ["JK"],
+        ),
+    ],
+)
+def test_book_jokers_follow_rules_md(cards, meld, rules, result, kept):
+    verdict = lay(cards, meld, rules)
+    assert verdict.ok, verdict.reasons
+    assert sorted(map(str, verdict.melds[0].cards)) == sorted(result.split())
+    assert [str(card) for card in verdict.leftover] == kept
+
+
+@pytest.mark.parametrize(
+    ("cards", "meld", "rules", "reason"),
+    [
+        ("QD", "QH QC JK=QD", DISTINCT, "these rules do not allow a joker exchange"),
+        ("QD", "QH QS QC JK", DISTINCT, "the joker in QS QH QC JK=QD stands for QD"),
+        (
+            "QD",
+            "QH QC JK=QD",
+            HouseRules(book_suits_distinct=True, joker_swap="shift_to_end"),
+            "these rules move a joker only along a run",
+        ),
+    ],
+)
+def test_book_joker_exchanges_refused_with_their_reason(cards, meld, rules, reason):
+    verdict = lay(cards, meld, rules)
+    assert not verdict.ok
+    assert reason in verdict.reasons[0]
+    assert "takes only" not in verdict.reasons[0]
+
+
+def test_a_joker_declared_by_rank_takes_the_runs_suit():
+    verdict = lay("8H", "4H JK=5 6H 7H")
+    assert verdict.ok
+    assert str(verdict.melds[0]) == "4H JK=5H 6H 7H 8H"

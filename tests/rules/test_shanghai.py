@@ -60,3 +60,10 @@ any_card = naturals | st.builds(lambda d: Card("JK", None, d), st.none() | natur
 @given(any_card, st.lists(st.lists(any_card, max_size=6), max_size=4))
 def test_garbage_never_crashes_shanghai(discard, table):
     assert all(0 <= i < len(table) for i in shanghai_targets(discard, table))
+
+
+def test_a_discard_fits_a_book_where_the_joker_can_take_another_suit():
+    distinct = HouseRules(book_suits_distinct=True)
+    assert targets("QD", "QH QS JK", distinct) == [0]
+    assert targets("QD", "QH QS QC JK", distinct) == []
+    assert targets("10H", "10C 10C JK=10H") == [0]

@@ -159,8 +159,8 @@ def test_scoring_a_round_computes_points_from_cards_and_deals_the_next():
         game=game,
         version=game.version,
         entries={
-            ben.pk: services.HandEntry(cards=tuple(rules.parse_ranks("K K 7 JK"))),
-            cleo.pk: services.HandEntry(points=25),
+            ben.pk: rules.HandEntry(cards=tuple(rules.parse_ranks("K K 7 JK"))),
+            cleo.pk: rules.HandEntry(points=25),
         },
         user=None,
     )
@@ -180,8 +180,8 @@ def test_a_hand_the_decks_cannot_hold_is_refused_and_nothing_is_saved():
             game=game,
             version=version,
             entries={
-                ben.pk: services.HandEntry(cards=tuple(rules.parse_ranks("JK JK JK"))),
-                cleo.pk: services.HandEntry(cards=tuple(rules.parse_ranks("JK JK"))),
+                ben.pk: rules.HandEntry(cards=tuple(rules.parse_ranks("JK JK JK"))),
+                cleo.pk: rules.HandEntry(cards=tuple(rules.parse_ranks("JK JK"))),
             },
             user=None,
         )
@@ -203,8 +203,8 @@ def test_more_cards_than_the_deal_and_may_i_brought_is_refused():
             game=game,
             version=game.version,
             entries={
-                ben.pk: services.HandEntry(cards=fifteen),
-                cleo.pk: services.HandEntry(points=5),
+                ben.pk: rules.HandEntry(cards=fifteen),
+                cleo.pk: rules.HandEntry(points=5),
             },
             user=None,
         )
@@ -212,8 +212,8 @@ def test_more_cards_than_the_deal_and_may_i_brought_is_refused():
         game=game,
         version=game.version,
         entries={
-            ben.pk: services.HandEntry(cards=fifteen[:14]),
-            cleo.pk: services.HandEntry(points=5),
+            ben.pk: rules.HandEntry(cards=fifteen[:14]),
+            cleo.pk: rules.HandEntry(points=5),
         },
         user=None,
     )
@@ -227,7 +227,7 @@ def test_every_other_player_needs_an_entry():
         services.round_score(
             game=game,
             version=game.version,
-            entries={ben.pk: services.HandEntry(points=5)},
+            entries={ben.pk: rules.HandEntry(points=5)},
             user=None,
         )
 
@@ -265,7 +265,7 @@ def test_editing_a_finished_round_keeps_the_old_scores_in_history_and_can_be_und
         game=game,
         version=game.version,
         round_=first,
-        entries={ben.pk: services.HandEntry(points=25), cleo.pk: services.HandEntry(points=20)},
+        entries={ben.pk: rules.HandEntry(points=25), cleo.pk: rules.HandEntry(points=20)},
         user=None,
     )
     assert [line.total for line in selectors.game_board(game).lines] == [0, 25, 20]
@@ -407,8 +407,8 @@ def test_editing_a_round_can_change_who_went_out_and_undo_takes_it_back():
     play_round(game, went_out=0, points=[10, 20])
     round_ = game.rounds.get(number=1)
     entries = {
-        ann.pk: services.HandEntry(cards=tuple(rules.parse_ranks("K 7"))),
-        cat.pk: services.HandEntry(points=20),
+        ann.pk: rules.HandEntry(cards=tuple(rules.parse_ranks("K 7"))),
+        cat.pk: rules.HandEntry(points=20),
     }
     services.round_edit(
         game=game, version=game.version, round_=round_, entries=entries, went_out=ben, user=None
@@ -449,7 +449,7 @@ def test_totals_apply_the_shanghai_and_rummy_bonuses(bonus_game):
     services.hand_mark_down(game=game, version=game.version, seat=cat, user=None)
     services.shanghai_record(game=game, version=game.version, seat=ben, discarder=cat, user=None)
     services.round_record_went_out(game=game, version=game.version, seat=ann, rummy=True, user=None)
-    entries = {ben.pk: services.HandEntry(points=15), cat.pk: services.HandEntry(points=40)}
+    entries = {ben.pk: rules.HandEntry(points=15), cat.pk: rules.HandEntry(points=40)}
     services.round_score(game=game, version=game.version, entries=entries, user=None)
     board = selectors.game_board(game)
     assert [line.total for line in board.lines] == [0, 2 * 15 - 10, 2 * 40]

@@ -47,7 +47,7 @@ class Command(BaseCommand):
                     game=game, version=game.version, seat=winner, user=user
                 )
                 entries = {
-                    seat.pk: services.HandEntry(
+                    seat.pk: rules.HandEntry(
                         cards=tuple(rules.parse_ranks(dice.choice(DEMO_HANDS)))
                     )
                     for seat in seats

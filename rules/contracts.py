@@ -1,0 +1,79 @@
+"""Contracts: what a player must lay down to go down in each round, and how players write them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cards import _number_word
+
+
+class RulesError(ValueError):
+    """A house-rules setting, or a combination of them, that cannot be played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What a player must lay down to go down in one round."""
+
+    books: int
+    runs: int
+    no_discard: bool = False
+
+    @property
+    def name(self) -> str:
+        """Plain name, e.g. "One book, two runs" or "Three runs, no discard"."""
+        parts = []
+        for count, word in ((self.books, "book"), (self.runs, "run")):
+            if count:
+                parts.append(f"{_number_word(count)} {word}{'s' if count != 1 else ''}")
+        if self.no_discard:
+            parts.append("no discard")
+        text = ", ".join(parts) or "no melds"
+        return text[0].upper() + text[1:]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def line(self) -> str:
+        """The contract as a player types it: "1 book 1 run", "3 runs no discard"."""
+        parts = [
+            f"{count} {word}{'s' if count > 1 else ''}"
+            for count, word in ((self.books, "book"), (self.runs, "run"))
+            if count
+        ]
+        return " ".join(parts + (["no discard"] if self.no_discard else []))
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """A contract typed as "2 books", "1 book 1 run", "3 runs no discard", or in short as
+        "2b", "1b1r", "3r!" (a trailing ! for no discard). Refuses anything else, naming it."""
+        words = text.lower().replace(",", " ").strip()
+        no_discard = words.endswith("!") or words.endswith("no discard")
+        words = words.removesuffix("!").removesuffix("no discard")
+        counts = {"b": 0, "r": 0}
+        # ASCII digits only: "²".isdigit() is true, but int("²") fails.
+        parts = _CONTRACT_PART.findall(words)
+        for number, kind in parts:
+            counts[kind[0]] = int(number)
+        if not any(counts.values()) or _CONTRACT_PART.sub("", words).strip():
+            raise RulesError(
+                f"“{text.strip()}” is not a contract: say “2 books”, “1 book 1 run” or "
+                "“3 runs no discard”."
+            )
+        return cls(books=counts["b"], runs=counts["r"], no_discard=no_discard)
+
+
+_CONTRACT_PART = re.compile(r"(?<![0-9])([0-9]{1,2}) ?(books?|runs?|b|r)(?![a-z])")
+
+
+CONTRACTS = (
+    Contract(2, 0),
+    Contract(1, 1),
+    Contract(0, 2),
+    Contract(3, 0),
+    Contract(2, 1),
+    Contract(1, 2),
+    Contract(0, 3, no_discard=True),
+)

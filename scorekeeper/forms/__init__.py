@@ -1,0 +1,48 @@
+"""Forms clean what players type and say what is wrong in their words; services decide the rest.
+
+One module a subject: clubs (accounts, clubs, players, seasons, starting a table), tables (the
+round screen's taps and score entry), profiles, checks (the meld checker) and photos."""
+
+from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
+from .clubs import (
+    ClubForm,
+    GameStartForm,
+    JoinForm,
+    PlayerForm,
+    SeasonForm,
+    SignupForm,
+    TimeZoneForm,
+)
+from .photos import PhotoForm, photo_clean
+from .profiles import ProfileForm
+from .tables import (
+    ScoreForm,
+    SeatActionForm,
+    ShanghaiForm,
+    VersionedForm,
+    WentOutForm,
+    row_id,
+)
+
+__all__ = [
+    "CheckForm",
+    "ClubForm",
+    "GameStartForm",
+    "GoingDownForm",
+    "JoinForm",
+    "LayOffForm",
+    "PhotoForm",
+    "PlayerForm",
+    "ProfileForm",
+    "ScoreForm",
+    "SeasonForm",
+    "SeatActionForm",
+    "ShanghaiForm",
+    "SignupForm",
+    "TimeZoneForm",
+    "VersionedForm",
+    "WentOutForm",
+    "melds_clean",
+    "photo_clean",
+    "row_id",
+]

@@ -1,0 +1,136 @@
+"""Accounts, clubs, their players and seasons, and starting a table."""
+
+import zoneinfo
+from functools import cache
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
+
+from scorekeeper.models import Club, RulesProfile, Season
+
+from .tables import row_id
+
+
+class SignupForm(UserCreationForm):
+    pass
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+def time_zone_field(*, required: bool = True) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=time_zone_choices,
+        required=required,
+        initial=settings.TIME_ZONE,
+        label="Time zone",
+        help_text="Dates and times on the club's pages are shown there.",
+        error_messages={"invalid_choice": "Pick a time zone from the list, such as Europe/Paris."},
+    )
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Club name")
+    time_zone = time_zone_field(required=False)  # left out: the site's own
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = time_zone_field()
+
+
+class JoinForm(forms.Form):
+    invite_code = forms.CharField(max_length=20, label="Invite code")
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(
+        max_length=40,
+        label="Player name",
+        widget=forms.TextInput(
+            attrs={"placeholder": "New player's name", "aria-label": "Player name"}
+        ),
+    )
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=60)
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+
+
+SEATS = 5
+
+
+class GameStartForm(forms.Form):
+    """Players in seating order (clockwise), the first dealer, the season and the rules."""
+
+    first_dealer = forms.TypedChoiceField(
+        coerce=int, choices=[(n, f"Seat {n + 1}") for n in range(SEATS)], initial=0
+    )
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
+    profile = forms.ModelChoiceField(
+        queryset=RulesProfile.objects.none(), empty_label=None, label="House rules"
+    )
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = club.players.all()
+        profiles = list(club.profiles.all())
+        self.seats = max([profile.house_rules.max_players for profile in profiles] + [SEATS])
+        for n in range(self.seats):
+            self.fields[f"seat_{n}"] = forms.ModelChoiceField(
+                queryset=players,
+                required=False,
+                label=f"Seat {n + 1}",
+                empty_label="—",
+                error_messages={"invalid_choice": "Pick a player of this club."},
+            )
+        self.order_fields([f"seat_{n}" for n in range(self.seats)])
+        # The first dealer is named by the player sent for that seat (a page sent again after an
+        # error); on the page, JavaScript names them as seats are picked.
+        chosen = {n: row_id(self.data.get(f"seat_{n}")) for n in range(self.seats)}
+        names = dict(
+            players.filter(pk__in=[pk for pk in chosen.values() if pk]).values_list("pk", "name")
+            if self.is_bound
+            else []
+        )
+        self.fields["first_dealer"].choices = [
+            (n, names.get(chosen[n]) or f"Seat {n + 1}") for n in range(self.seats)
+        ]
+        self.fields["season"].error_messages["invalid_choice"] = "Pick one of this club's seasons."
+        self.fields["profile"].error_messages["invalid_choice"] = (
+            "Pick one of this club's rule profiles."
+        )
+        self.fields["season"].queryset = club.seasons.all()
+        self.fields["profile"].queryset = club.profiles.all()
+        self.fields["season"].initial = club.seasons.first()
+        seed = club.profiles.filter(name=RulesProfile.SEED_NAME).first()
+        self.fields["profile"].initial = seed
+
+    @property
+    def seat_fields(self):
+        return [self[f"seat_{n}"] for n in range(self.seats)]
+
+    def clean(self):
+        cleaned = super().clean()
+        extra = [key for key in self.data if key.startswith("seat_") and key not in self.fields]
+        if extra:
+            raise forms.ValidationError(f"These rules seat at most {self.seats} players.")
+        players = [cleaned.get(f"seat_{n}") for n in range(self.seats)]
+        players = [player for player in players if player is not None]
+        if len(set(players)) != len(players):
+            raise forms.ValidationError("Each player can sit at the table only once.")
+        profile = cleaned.get("profile")
+        if profile is not None:
+            house_rules = profile.house_rules
+            if not house_rules.min_players <= len(players) <= house_rules.max_players:
+                raise forms.ValidationError(
+                    f"Pick {house_rules.min_players} to {house_rules.max_players} players "
+                    f"for {profile}; you picked {len(players)}."
+                )
+        if cleaned.get("first_dealer", 0) >= len(players) and players:
+            self.add_error("first_dealer", "The first dealer must be one of the seated players.")
+        cleaned["players"] = players
+        return cleaned

@@ -1,0 +1,104 @@
+"""Rule profiles: every setting of rules.HouseRules, in a form."""
+
+from django import forms
+
+import rules
+
+CONTRACT_HELP = (
+    "One contract a line, in playing order: “2 books”, “1 book 1 run”, “3 runs no discard”."
+)
+
+
+TABLE_SETTINGS = {
+    "min_players",
+    "max_players",
+    "decks",
+    "jokers",
+    "cards_dealt",
+    "contracts",
+    "stock_exhausted",
+}
+
+
+class ProfileForm(forms.Form):
+    """Every setting of rules.HouseRules; HouseRules itself decides whether they fit together."""
+
+    name = forms.CharField(max_length=60)
+
+    def __init__(self, *args, house_rules: rules.HouseRules | None = None, name: str = "", **kw):
+        super().__init__(*args, **kw)
+        house_rules = house_rules or rules.HouseRules()
+        self.initial["name"] = name
+        self.setting_names = []
+        for setting in rules.SETTINGS:
+            if setting.kind == "points":
+                continue
+            self.fields[setting.name] = self._field_for(setting, getattr(house_rules, setting.name))
+            self.setting_names.append(setting.name)
+        for rank, points in house_rules.points:
+            label = "Joker" if rank == "JK" else rank
+            self.fields[f"points_{rank}"] = forms.IntegerField(
+                min_value=0, max_value=rules.MAX_POINTS, label=label, initial=points
+            )
+
+    @staticmethod
+    def _field_for(setting, value):
+        common = {"label": setting.label, "help_text": setting.help}
+        match setting.kind:
+            case "contracts":
+                return forms.CharField(
+                    widget=forms.Textarea(attrs={"rows": 7}),
+                    initial="\n".join(contract.line for contract in value),
+                    **{**common, "help_text": CONTRACT_HELP},
+                )
+            case "int_list":
+                return forms.CharField(initial=", ".join(str(number) for number in value), **common)
+            case "bool":
+                return forms.BooleanField(required=False, initial=value, **common)
+            case "choice":
+                return forms.ChoiceField(choices=setting.choices, initial=value, **common)
+        return forms.IntegerField(
+            initial=value, min_value=setting.minimum, max_value=setting.maximum, **common
+        )
+
+    @property
+    def groups(self):
+        """The fields in the order a player reads them: the table, the play, the points."""
+        table = [self[name] for name in self.setting_names if name in TABLE_SETTINGS]
+        play = [self[name] for name in self.setting_names if name not in TABLE_SETTINGS]
+        points = [self[name] for name in self.fields if name.startswith("points_")]
+        return [
+            ("Name", [self["name"]]),
+            ("Table and deal", table),
+            ("Play", play),
+            ("Penalty points", points),
+        ]
+
+    def clean_contracts(self):
+        lines = [line for line in self.cleaned_data["contracts"].splitlines() if line.strip()]
+        try:
+            return [rules.Contract.parse(line) for line in lines]
+        except rules.RulesError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean_cards_dealt(self):
+        try:
+            return [int(part) for part in self.cleaned_data["cards_dealt"].split(",")]
+        except ValueError:
+            raise forms.ValidationError("Give whole numbers separated by commas.") from None
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        values = {name: cleaned[name] for name in self.setting_names}
+        values["points"] = {
+            name.removeprefix("points_"): cleaned[name]
+            for name in self.fields
+            if name.startswith("points_")
+        }
+        try:
+            cleaned["house_rules"] = rules.HouseRules.from_dict(values)
+        except rules.RulesError as error:
+            raise forms.ValidationError(str(error)) from None
+        return cleaned

@@ -1,0 +1,49 @@
+"""Every write the app makes. Each service is keyword-only, runs in one transaction, and either
+changes everything it should or nothing at all, raising ActionRefused with the player's reason.
+
+One module a subject: clubs (clubs, players, seasons, rule profiles, starting a table), tables
+(the versioned write and the round screen's taps), melds, scores, undo, checks and photos;
+`events` builds each kind of history entry's payload."""
+
+from .checks import check_record
+from .clubs import (
+    club_create,
+    club_join,
+    club_set_time_zone,
+    game_start,
+    player_create,
+    profile_save,
+    season_create,
+)
+from .melds import meld_lay_off, melds_record, shanghai_claim_onto
+from .photos import photo_delete, photo_read, photo_record
+from .refusals import ActionRefused, StaleState
+from .scores import round_edit, round_score
+from .tables import hand_mark_down, may_i_spend, round_record_went_out, shanghai_record
+from .undo import action_undo
+
+__all__ = [
+    "ActionRefused",
+    "StaleState",
+    "action_undo",
+    "check_record",
+    "club_create",
+    "club_join",
+    "club_set_time_zone",
+    "game_start",
+    "hand_mark_down",
+    "may_i_spend",
+    "meld_lay_off",
+    "melds_record",
+    "photo_delete",
+    "photo_read",
+    "photo_record",
+    "player_create",
+    "profile_save",
+    "round_edit",
+    "round_record_went_out",
+    "round_score",
+    "season_create",
+    "shanghai_claim_onto",
+    "shanghai_record",
+]

@@ -1,0 +1,114 @@
+"""Clubs, their players, seasons and rule profiles, and starting a table."""
+
+from datetime import date
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import rules
+from scorekeeper.models import Club, Game, Membership, Player, RulesProfile, Season, Seat
+
+from .refusals import ActionRefused
+from .tables import round_deal
+
+
+@transaction.atomic
+def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
+    """A new club with its creator as member, the seed rules and a season for this year."""
+    club = Club.objects.create(name=name, time_zone=time_zone or settings.TIME_ZONE)
+    Membership.objects.create(club=club, user=user)
+    RulesProfile.objects.create(
+        club=club, name=RulesProfile.SEED_NAME, settings=rules.HouseRules().to_dict()
+    )
+    today = timezone.localdate()
+    Season.objects.create(club=club, name=str(today.year), starts_on=date(today.year, 1, 1))
+    return club
+
+
+@transaction.atomic
+def club_set_time_zone(*, club: Club, time_zone: str) -> Club:
+    """Show the club's dates and times in `time_zone` (an IANA name the form has checked)."""
+    club.time_zone = time_zone
+    club.save(update_fields=["time_zone"])
+    return club
+
+
+@transaction.atomic
+def club_join(*, user, invite_code: str) -> Club:
+    club = Club.objects.filter(invite_code=invite_code.strip()).first()
+    if club is None:
+        raise ActionRefused("No club has that invite code. Check it with a member of the club.")
+    Membership.objects.get_or_create(club=club, user=user)
+    return club
+
+
+@transaction.atomic
+def player_create(*, club: Club, name: str) -> Player:
+    name = " ".join(name.split())
+    if club.players.filter(name__iexact=name).exists():
+        raise ActionRefused(f"{club} already has a player called {name}.")
+    return Player.objects.create(club=club, name=name)
+
+
+@transaction.atomic
+def season_create(*, club: Club, name: str, starts_on: date) -> Season:
+    if club.seasons.filter(name=name).exists():
+        raise ActionRefused(f"{club} already has a season called {name}.")
+    return Season.objects.create(club=club, name=name, starts_on=starts_on)
+
+
+@transaction.atomic
+def profile_save(
+    *, club: Club, name: str, house_rules: rules.HouseRules, profile: RulesProfile | None = None
+) -> RulesProfile:
+    """Create or update a rule profile. Tables already started keep their own copy of the rules."""
+    clash = club.profiles.filter(name=name)
+    if profile is not None:
+        clash = clash.exclude(pk=profile.pk)
+    if clash.exists():
+        raise ActionRefused(f"{club} already has a rule profile called {name}.")
+    if profile is None:
+        profile = RulesProfile(club=club)
+    profile.name = name
+    profile.settings = house_rules.to_dict()
+    profile.save()
+    return profile
+
+
+@transaction.atomic
+def game_start(
+    *,
+    club: Club,
+    user,
+    players: list[Player],
+    first_dealer: int,
+    season: Season,
+    profile: RulesProfile,
+) -> Game:
+    """Seat the players in the order given and deal contract 1."""
+    house_rules = profile.house_rules
+    if len(set(players)) != len(players):
+        raise ActionRefused("Each player can sit at the table only once.")
+    if not house_rules.min_players <= len(players) <= house_rules.max_players:
+        raise ActionRefused(
+            f"{profile} is for {house_rules.min_players} to {house_rules.max_players} players; "
+            f"you picked {len(players)}."
+        )
+    if not 0 <= first_dealer < len(players):
+        raise ActionRefused("The first dealer must be one of the players at the table.")
+    if any(player.club_id != club.pk for player in players) or season.club_id != club.pk:
+        raise ActionRefused("Players and season must belong to this club.")
+    game = Game.objects.create(
+        club=club,
+        season=season,
+        profile=profile,
+        rules=house_rules.to_dict(),
+        first_dealer=first_dealer,
+        created_by=user,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, player=player, position=position) for position, player in enumerate(players)
+    )
+    round_deal(game=game, number=1)
+    return game

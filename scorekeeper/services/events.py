@@ -1,0 +1,52 @@
+"""The table's history: every change is an Event, and each kind's `before` / `after` payload is
+built here, by one function a shape, so that undo and the history read one shape a kind."""
+
+from collections.abc import Iterable
+
+from scorekeeper.models import Event, Game, Round, Seat, TableMeld
+
+
+def event_record(
+    game: Game,
+    round_: Round,
+    kind: Event.Kind,
+    user,
+    description: str,
+    *,
+    seat: Seat | None = None,
+    other_seat: Seat | None = None,
+    before: dict | None = None,
+    after: dict | None = None,
+) -> Event:
+    """Keep one change of the table in its history."""
+    return Event.objects.create(
+        game=game,
+        round=round_,
+        kind=kind,
+        seat=seat,
+        other_seat=other_seat,
+        description=description,
+        before=before or {},
+        after=after or {},
+        created_by=user,
+    )
+
+
+def melds_laid(melds: Iterable[TableMeld]) -> dict:
+    """WENT_DOWN and WENT_OUT `after`: the melds laid on the table, which undo takes back."""
+    pks = [meld.pk for meld in melds]
+    return {"melds": pks} if pks else {}
+
+
+def meld_cards(meld: TableMeld, cards: str) -> dict:
+    """LAID_OFF and SHANGHAI_CLAIM `before` and `after`: a table meld's cards."""
+    return {"meld": meld.pk, "cards": cards}
+
+
+def round_hands(round_: Round | None, hands: dict[int, tuple[str, int]]) -> dict:
+    """ROUND_SCORED `after`, SCORE_EDITED `before` and `after`: each seat's cards and points by
+    seat id, with who went out (and whether in one turn) when `round_` is given."""
+    payload = {str(seat_id): [cards, points] for seat_id, (cards, points) in hands.items()}
+    if round_ is not None:
+        payload |= {"went_out": round_.went_out_id, "rummy": round_.rummy}
+    return payload

@@ -1,0 +1,154 @@
+"""Score entry: what each player was left holding when someone went out, and corrections."""
+
+from django.utils import timezone
+
+import rules
+from scorekeeper import selectors
+from scorekeeper.models import Event, Game, Round, Seat
+
+from .events import event_record, round_hands
+from .refusals import ActionRefused
+from .tables import current_round, round_deal, table_write
+
+
+def _hand_limits(round_: Round, house_rules: rules.HouseRules) -> dict[int, int]:
+    """The most cards each seat can hold at the end of the round, by seat id."""
+    dealt = house_rules.cards_dealt[round_.number - 1]
+    per_may_i = 1 + house_rules.may_i_penalty_cards
+    claims_against = {}
+    for event in round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True):
+        claims_against[event.other_seat_id] = claims_against.get(event.other_seat_id, 0) + 1
+    return {
+        hand.seat_id: dealt + per_may_i * hand.may_i_used + claims_against.get(hand.seat_id, 0)
+        for hand in round_.hands.all()
+    }
+
+
+def _seat_names(round_: Round) -> dict[int, str]:
+    return {seat.pk: seat.player.name for seat in round_.game.seats.select_related("player")}
+
+
+def _scores_summary(round_: Round, scored: dict[int, tuple[str, int]], house_rules) -> str:
+    """ "Ann 0, Ben 30, Cat 75": the round's scores with the bonuses in force applied."""
+    claims = selectors.shanghai_claims_by_seat(round_)
+    scores = rules.round_scores(
+        {seat_id: points for seat_id, (_, points) in scored.items()},
+        house_rules,
+        rummy=round_.rummy,
+        shanghai_claims=claims,
+    )
+    names = _seat_names(round_)
+    return ", ".join(f"{names[seat_id]} {score}" for seat_id, score in scores.items())
+
+
+def _hands_apply(
+    round_: Round, entries: dict[int, rules.HandEntry], house_rules: rules.HouseRules
+) -> dict[int, tuple[str, int]]:
+    """Check every entry of a round and return (cards, points) by seat id, or refuse them all."""
+    hands = {hand.seat_id: hand for hand in round_.hands.select_related("seat__player")}
+    limits = _hand_limits(round_, house_rules)
+    result = {}
+    problems = []
+    all_cards = []
+    for seat_id, hand in hands.items():
+        name = hand.seat.player.name
+        if seat_id == round_.went_out_id:
+            result[seat_id] = ("", 0)
+            continue
+        entry = entries.get(seat_id)
+        if entry is None or (not entry.cards and entry.points is None):
+            problems.append(f"Enter the cards {name} was left holding, or their points.")
+            continue
+        if entry.cards:
+            cards = list(entry.cards)
+            if len(cards) > limits[seat_id]:
+                problems.append(
+                    f"{name} cannot hold {len(cards)} cards: at most {limits[seat_id]} in "
+                    f"contract {round_.number} (the deal plus what May I?s brought)."
+                )
+            all_cards.append(cards)
+            result[seat_id] = (rules.format_cards(cards), rules.penalty_points(cards, house_rules))
+        elif entry.points <= 0:
+            problems.append(
+                f"{name} did not go out, so they hold at least one card: points above 0."
+            )
+        elif not rules.points_possible(entry.points, limits[seat_id], house_rules):
+            problems.append(
+                f"No hand of at most {limits[seat_id]} cards is worth {entry.points} points "
+                f"under this table's rules: check {name}'s points."
+            )
+        else:
+            result[seat_id] = ("", entry.points)
+    problems.extend(rules.hand_problems(all_cards, house_rules))
+    if problems:
+        raise ActionRefused(" ".join(problems))
+    return result
+
+
+@table_write
+def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Round:
+    """Save the scores of the current round, then deal the next contract or end the game."""
+    round_ = current_round(game)
+    if not round_.went_out_id:
+        raise ActionRefused("Nobody has gone out yet: tap “Went out” for the player who did.")
+    house_rules = game.house_rules
+    scored = _hands_apply(round_, entries, house_rules)
+    for hand in round_.hands.all():
+        hand.cards, hand.points = scored[hand.seat_id]
+        hand.save(update_fields=["cards", "points"])
+    round_.finished_at = timezone.now()
+    round_.save(update_fields=["finished_at"])
+    summary = _scores_summary(round_, scored, house_rules)
+    description = f"Contract {round_.number} scored: {summary}"
+    after = round_hands(round_, scored)
+    event_record(game, round_, Event.Kind.ROUND_SCORED, user, description, after=after)
+    if round_.number < len(house_rules.contracts):
+        round_deal(game=game, number=round_.number + 1)
+    else:
+        game.finished_at = timezone.now()
+        game.save(update_fields=["finished_at"])
+    return round_
+
+
+@table_write
+def round_edit(
+    *,
+    game: Game,
+    round_: Round,
+    entries: dict[int, rules.HandEntry],
+    went_out: Seat | None = None,
+    rummy: bool | None = None,
+    user,
+):
+    """Correct a finished round: who went out (in one turn or not) and what the others held.
+    The history keeps what it was."""
+    if round_.finished_at is None or round_.game_id != game.pk:
+        raise ActionRefused("Only a finished round's scores can be edited.")
+    hands = list(round_.hands.all())
+    before = round_hands(round_, {hand.seat_id: (hand.cards, hand.points) for hand in hands})
+    if went_out is not None:
+        round_.went_out = went_out
+    if rummy is not None:
+        round_.rummy = rummy
+    scored = _hands_apply(round_, entries, game.house_rules)
+    after = round_hands(round_, scored)
+    if before == after:
+        raise ActionRefused("Nothing changed, so nothing was saved.")
+    for hand in hands:
+        hand.cards, hand.points = scored[hand.seat_id]
+        hand.save(update_fields=["cards", "points"])
+    round_.save(update_fields=["went_out", "rummy"])
+    names = _seat_names(round_)
+    changes = [
+        f"{names[int(seat_id)]} {before[seat_id][1]} → {after[seat_id][1]}"
+        for seat_id in after
+        if seat_id.isdecimal() and before[seat_id] != after[seat_id]
+    ]
+    if before["went_out"] != after["went_out"]:
+        changes.insert(0, f"{names[after['went_out']]} went out, not {names[before['went_out']]}")
+    if before["rummy"] != after["rummy"]:
+        changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
+    changes = ", ".join(changes)
+    description = f"Contract {round_.number} scores edited: {changes}"
+    kind = Event.Kind.SCORE_EDITED
+    return event_record(game, round_, kind, user, description, before=before, after=after)

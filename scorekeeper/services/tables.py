@@ -1,0 +1,157 @@
+"""The table's machinery (one versioned write at a time, the round in play) and the taps of the
+round screen: May I?, went down, Shanghai calls, went out."""
+
+import functools
+
+from django.db import transaction
+from django.db.models import F
+
+from scorekeeper import selectors
+from scorekeeper.models import Event, Game, Hand, Round, Seat
+
+from .events import event_record, melds_laid
+from .refusals import ActionRefused, StaleState
+
+
+def table_write(service):
+    """Run a write to a table in one transaction, if the screen it came from is up to date.
+
+    The wrapped service is called as `service(game=..., version=..., ...)`, `version` being the
+    table's version that screen showed. A conditional UPDATE is atomic on every database: of two
+    writes based on the same version, exactly one moves it on; the other sees no row and is
+    refused with StaleState. A refused write leaves nothing behind, in the database or on `game`.
+    """
+
+    @functools.wraps(service)
+    def write(*, game: Game, version: int, **kwargs):
+        try:
+            with transaction.atomic():
+                claimed = Game.objects.filter(pk=game.pk, version=version).update(
+                    version=F("version") + 1
+                )
+                if not claimed:
+                    raise StaleState(selectors.changes_since(game, version))
+                game.version = version + 1
+                return service(game=game, **kwargs)
+        except Exception:
+            game.version = version
+            raise
+
+    return write
+
+
+def round_deal(*, game: Game, number: int) -> Round:
+    """Deal contract `number`: a round with an empty hand for every seat."""
+    round_ = Round.objects.create(game=game, number=number)
+    limit = game.house_rules.may_i_limit
+    Hand.objects.bulk_create(
+        Hand(round=round_, seat=seat, may_i_limit=limit) for seat in game.seats.all()
+    )
+    return round_
+
+
+def current_round(game: Game) -> Round:
+    """The round being played or scored; a finished game has none."""
+    round_ = game.rounds.filter(finished_at__isnull=True).order_by("number").first()
+    if round_ is None:
+        raise ActionRefused("This game is over: all the contracts have been played.")
+    return round_
+
+
+def round_in_play(game: Game) -> Round:
+    """The round being played: nobody has gone out of it yet."""
+    round_ = current_round(game)
+    if round_.went_out_id:
+        raise ActionRefused("The round is over: someone went out. Enter the scores.")
+    return round_
+
+
+def hand_of(round_: Round, seat: Seat) -> Hand:
+    return round_.hands.select_related("seat__player").get(seat=seat)
+
+
+def no_discard(game: Game, round_: Round) -> bool:
+    return game.house_rules.contract(round_.number).no_discard
+
+
+@table_write
+def may_i_spend(*, game: Game, seat: Seat, user) -> Event:
+    """Spend one of the seat's May I? tokens in the current round."""
+    round_ = round_in_play(game)
+    hand = hand_of(round_, seat)
+    if hand.went_down and not game.house_rules.may_i_after_down:
+        raise ActionRefused(f"{seat.player} has gone down; these rules allow no May I? after that.")
+    if hand.may_i_used >= hand.may_i_limit:
+        raise ActionRefused(
+            f"{seat.player} has no May I? left this round: the limit is {hand.may_i_limit} a round."
+        )
+    hand.may_i_used += 1
+    hand.save(update_fields=["may_i_used"])
+    description = f"{seat.player} called May I? ({hand.may_i_limit - hand.may_i_used} left)"
+    return event_record(game, round_, Event.Kind.MAY_I, user, description, seat=seat)
+
+
+@table_write
+def hand_mark_down(*, game: Game, seat: Seat, user) -> Event:
+    """Record that the seat laid down the contract; in a no-discard contract that is going out."""
+    round_ = round_in_play(game)
+    hand = hand_of(round_, seat)
+    if hand.went_down:
+        raise ActionRefused(f"{seat.player} has already gone down this round.")
+    hand.went_down = True
+    hand.save(update_fields=["went_down"])
+    if no_discard(game, round_):
+        return round_end(game, round_, seat, user)
+    return event_record(
+        game, round_, Event.Kind.WENT_DOWN, user, f"{seat.player} went down", seat=seat
+    )
+
+
+def round_end(game: Game, round_: Round, seat: Seat, user, *, melds=()) -> Event:
+    """End the round with `seat` out. Going down in a no-discard contract goes out with the whole
+    hand: the melds laid are kept on the event, so undo takes them back with it."""
+    round_.went_out = seat
+    round_.save(update_fields=["went_out", "rummy"])
+    description = f"{seat.player} went out" + (" in one turn" if round_.rummy else "")
+    if melds:
+        description += ": " + " | ".join(meld.cards for meld in melds)
+    elif no_discard(game, round_):
+        description += " with the whole hand"
+    return event_record(
+        game, round_, Event.Kind.WENT_OUT, user, description, seat=seat, after=melds_laid(melds)
+    )
+
+
+@table_write
+def shanghai_record(*, game: Game, seat: Seat, discarder: Seat | None, user) -> Event:
+    """A Shanghai call: `seat` claimed `discarder`'s discard, or protected its own discard."""
+    round_ = round_in_play(game)
+    if discarder is None or discarder == seat:
+        description = f"{seat.player} called Shanghai on their own discard"
+        return event_record(game, round_, Event.Kind.SHANGHAI_PROTECT, user, description, seat=seat)
+    if not round_.hands.filter(went_down=True).exists():
+        raise ActionRefused(
+            f"Nobody has gone down yet, so no meld is on the table to lay {discarder.player}'s "
+            "discard on: it cannot be a Shanghai."
+        )
+    description = f"{seat.player} claimed {discarder.player}'s discard: Shanghai!"
+    kind = Event.Kind.SHANGHAI_CLAIM
+    return event_record(game, round_, kind, user, description, seat=seat, other_seat=discarder)
+
+
+@table_write
+def round_record_went_out(*, game: Game, seat: Seat, user, rummy: bool = False) -> Event:
+    """End the current round: `seat` went out, with `rummy` in one turn (from a full hand, not
+    down before). Scores are entered next."""
+    round_ = current_round(game)
+    if round_.went_out_id:
+        raise ActionRefused(f"{round_.went_out.player} has already gone out this round.")
+    hand = hand_of(round_, seat)
+    if rummy and hand.went_down:
+        raise ActionRefused(
+            f"{seat.player} went down earlier this round, so going out now is not in one turn."
+        )
+    hand.went_down = True
+    hand.save(update_fields=["went_down"])
+    round_.rummy = rummy
+    return round_end(game, round_, seat, user)
