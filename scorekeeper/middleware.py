@@ -1,6 +1,44 @@
-"""Request-wide settings the views choose: each request starts in the site's time zone."""
+"""The app's own middleware: the health check, answered before anything that needs a host name
+or the database, the headers every page needs, and the time zone each request starts in."""
 
+from django.conf import settings
+from django.shortcuts import resolve_url
 from django.utils import timezone
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from scorekeeper.views.health import healthz
+
+
+def health_check(get_response):
+    """/healthz for the platform's health checks, which call it by IP address: it is answered
+    before the host name is checked against DJANGO_ALLOWED_HOSTS."""
+
+    def middleware(request):
+        if request.path_info == "/healthz":
+            return healthz(request)
+        return get_response(request)
+
+    return middleware
+
+
+def page_headers(get_response):
+    """What every page of the app says about itself: that it differs for htmx requests (a page
+    or one of its partials), that a signed-in member's page is theirs alone, and, for an htmx
+    tap whose session has expired, a redirect of the whole browser to the login page rather than
+    a login form swapped into the table."""
+
+    def middleware(request):
+        response = get_response(request)
+        patch_vary_headers(response, ["HX-Request"])
+        if request.user.is_authenticated:
+            patch_cache_control(response, private=True)
+        login = resolve_url(settings.LOGIN_URL)
+        if request.htmx and response.status_code == 302 and response["Location"].startswith(login):
+            return HttpResponseClientRedirect(response["Location"])
+        return response
+
+    return middleware
 
 
 def club_time_zone(get_response):

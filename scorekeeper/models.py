@@ -228,7 +228,19 @@ class Hand(models.Model):
         return f"{self.seat.player} in contract {self.round.number}"
 
 
-class Event(models.Model):
+class Recorded(models.Model):
+    """Something done at a table: who did it, and when."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class Event(Recorded):
     """The table's history: every action and every score change, with what it was and became."""
 
     class Kind(models.TextChoices):
@@ -260,10 +272,6 @@ class Event(models.Model):
     undoes = models.OneToOneField(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="undone_by"
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]
@@ -303,7 +311,7 @@ class TableMeld(models.Model):
         return parse_cards(self.cards)
 
 
-class Check(models.Model):
+class Check(Recorded):
     """A question asked of the meld checker at a table, and its answer: kept for disputes."""
 
     class Question(models.TextChoices):
@@ -322,10 +330,6 @@ class Check(models.Model):
     )
     ok = models.BooleanField()
     answer = models.TextField()
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]
@@ -334,7 +338,7 @@ class Check(models.Model):
         return f"{self.get_question_display()} {self.cards}: {'yes' if self.ok else 'no'}"
 
 
-class Photo(models.Model):
+class Photo(Recorded):
     """A photo of cards taken at a table, as stored: upright, re-encoded, without EXIF data."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="photos")
@@ -347,10 +351,6 @@ class Photo(models.Model):
     height = models.PositiveIntegerField()
     # What the recognizer read: [{"card": "10H", "confidence": 0.97, "box": [x0, y0, x1, y1]}].
     detections = models.JSONField(default=list)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-pk"]

@@ -46,14 +46,18 @@ def env_list(name: str, default: str = "") -> list[str]:
 DEBUG = env_bool("DJANGO_DEBUG")
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip()
+# Django's own measure of a weak key (check --deploy): under 50 characters or 5 distinct ones.
+WEAK_SECRET_KEY = len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
 if (
-    not SECRET_KEY
+    WEAK_SECRET_KEY
     or SECRET_KEY == PLACEHOLDER_SECRET_KEY
     or SECRET_KEY.startswith("django-insecure")
 ):
     if not DEBUG:
         raise ImproperlyConfigured(
-            "Set DJANGO_SECRET_KEY to a long random value (or DJANGO_DEBUG=true on a laptop)."
+            "Set DJANGO_SECRET_KEY to a long random value, at least 50 characters (for example "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`), or "
+            "DJANGO_DEBUG=true on a laptop."
         )
     SECRET_KEY = "django-insecure-laptop-only-key-never-used-in-production"
 
@@ -73,18 +77,22 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scorekeeper.middleware.health_check",
     "django.middleware.security.SecurityMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scorekeeper.middleware.page_headers",
     "scorekeeper.middleware.club_time_zone",
 ]
+CSRF_FAILURE_VIEW = "scorekeeper.views.errors.csrf_failure"
 
 ROOT_URLCONF = "scorekeeper.urls"
 WSGI_APPLICATION = "scorekeeper.wsgi.application"
@@ -167,6 +175,18 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "base-uri": [CSP.SELF],
     "object-src": [CSP.NONE],
+}
+
+# Browser features the app may use: the camera for photos of cards and keeping the screen awake
+# at the table, on its own pages only; nothing else.
+PERMISSIONS_POLICY = {
+    "camera": ["self"],
+    "screen-wake-lock": ["self"],
+    "fullscreen": ["self"],
+    "geolocation": [],
+    "microphone": [],
+    "payment": [],
+    "usb": [],
 }
 
 if not DEBUG:

@@ -39,3 +39,5 @@ urlpatterns = [
     path("check/photo/", photos.checker_photo, name="checker_photo"),
     path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),
 ]
+
+handler500 = "scorekeeper.views.errors.server_error"

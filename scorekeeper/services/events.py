@@ -3,32 +3,14 @@ built here, by one function a shape, so that undo and the history read one shape
 
 from collections.abc import Iterable
 
-from scorekeeper.models import Event, Game, Round, Seat, TableMeld
+from scorekeeper.models import Event, Game, Round, TableMeld
 
 
-def event_record(
-    game: Game,
-    round_: Round,
-    kind: Event.Kind,
-    user,
-    description: str,
-    *,
-    seat: Seat | None = None,
-    other_seat: Seat | None = None,
-    before: dict | None = None,
-    after: dict | None = None,
-) -> Event:
-    """Keep one change of the table in its history."""
+def event_record(game: Game, round_: Round, kind: Event.Kind, user, description: str, **fields):
+    """Keep one change of the table in its history; `fields` are the event's seat, other_seat,
+    before and after, as the kind has them."""
     return Event.objects.create(
-        game=game,
-        round=round_,
-        kind=kind,
-        seat=seat,
-        other_seat=other_seat,
-        description=description,
-        before=before or {},
-        after=after or {},
-        created_by=user,
+        game=game, round=round_, kind=kind, description=description, created_by=user, **fields
     )
 
 

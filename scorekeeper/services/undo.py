@@ -5,6 +5,7 @@ from django.db.models import F, Q
 
 from scorekeeper.models import Event, Game, Hand, Round, TableMeld
 
+from .events import event_record
 from .refusals import ActionRefused
 from .tables import table_write
 
@@ -95,12 +96,7 @@ def action_undo(*, game: Game, user) -> Event:
     if last is None:
         raise ActionRefused("There is nothing to undo.")
     UNDO[last.kind](game, last)
-    return Event.objects.create(
-        game=game,
-        round=last.round,
-        kind=Event.Kind.UNDO,
-        seat=last.seat,
-        description=f"Undid: {last.description}",
-        undoes=last,
-        created_by=user,
+    description = f"Undid: {last.description}"
+    return event_record(
+        game, last.round, Event.Kind.UNDO, user, description, seat=last.seat, undoes=last
     )

@@ -12,6 +12,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
-    except DatabaseError:
-        return JsonResponse({"database": "unreachable"}, status=503)
+    except DatabaseError as error:
+        # Why, for whoever runs the app: the kind of failure and the driver's first line.
+        reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        return JsonResponse({"database": "unreachable", "reason": reason.strip()}, status=503)
     return JsonResponse({"database": "ok"})

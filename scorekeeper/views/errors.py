@@ -1,0 +1,25 @@
+"""Failures in the player's words: our own error pages, and 503 while the database is away."""
+
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+from django.template.loader import render_to_string
+
+# Errors that mean the database cannot be reached now; anything else is a bug (500).
+UNREACHABLE = (OperationalError, InterfaceError)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 page, or while the database cannot be reached, 503 "back in a moment". Rendered
+    without the request's context: a failing database must not be asked who is signed in."""
+    if isinstance(sys.exception(), UNREACHABLE):
+        response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = "10"
+        return response
+    return HttpResponseServerError(render_to_string("500.html"))
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent from a page open too long, or with cookies off."""
+    return HttpResponse(render_to_string("403_csrf.html", request=request), status=403)

@@ -1,0 +1,145 @@
+"""Backups: every row and every photo comes back, and a bad file changes nothing."""
+
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.test import Client
+from django.urls import reverse
+
+from scorekeeper.models import Club, Photo
+from scorekeeper.services.backups import database_dump
+from tests.factories import make_game, play_round
+
+PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_010.jpg"
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def club_night():
+    """Two tables, one finished round, a photo, a May I? taken back: a bit of everything."""
+    game = make_game(players=4)
+    play_round(game)
+    client = Client()
+    client.force_login(game.created_by)
+    photo = SimpleUploadedFile("meld.jpg", PHOTO.read_bytes(), content_type="image/jpeg")
+    client.post(reverse("table_photo", args=[game.pk]), {"photo": photo})
+    make_game(players=3)
+    return game
+
+
+def media_files(media: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(media)): path.read_bytes()
+        for path in media.rglob("*")
+        if path.is_file()
+    }
+
+
+def wipe(media: Path):
+    """An empty, migrated database and no photos: a new server."""
+    call_command("flush", interactive=False, verbosity=0)
+    for path in media.rglob("*"):
+        if path.is_file():
+            path.unlink()
+
+
+def test_a_backup_restores_every_row_and_photo(club_night, media, tmp_path):
+    rows, photos = database_dump(), media_files(media)
+    assert Photo.objects.count() == 1 and photos
+    path = tmp_path / "club.tar.gz"
+    call_command("backup", str(path), stdout=io.StringIO())
+    wipe(media)
+    assert not Club.objects.exists() and not media_files(media)
+
+    out = io.StringIO()
+    call_command("restore", str(path), stdout=out)
+    assert "1 photo(s)" in out.getvalue()
+    assert database_dump() == rows
+    assert media_files(media) == photos
+    # The restored app works: the owner logs in and sees the table.
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=club_night.created_by_id))
+    assert client.get(reverse("game", args=[club_night.pk])).status_code == 200
+
+
+def rewrite(path: Path, change) -> Path:
+    """A copy of the backup with `change(files)` applied to its entries."""
+    with tarfile.open(path) as archive:
+        files = {m.name: archive.extractfile(m).read() for m in archive.getmembers()}
+    change(files)
+    out = path.with_name("changed.tar.gz")
+    with tarfile.open(out, "w:gz") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return out
+
+
+def tamper_rows(files):
+    files["database.json"] = files["database.json"].replace(b'"Player ', b'"Hacker ')
+
+
+def drop_photo(files):
+    del files[next(name for name in files if name.startswith("media/"))]
+
+
+def other_format(files):
+    manifest = json.loads(files["manifest.json"])
+    manifest["format"] = "something-else"
+    files["manifest.json"] = json.dumps(manifest).encode()
+
+
+def unsafe_name(files):
+    files["../../escape.txt"] = b"x"
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (tamper_rows, "changed or damaged"),
+        (drop_photo, "incomplete"),
+        (other_format, "not a backup of this app"),
+        (unsafe_name, "unsafe entry"),
+    ],
+)
+def test_a_bad_backup_is_refused_and_changes_nothing(club_night, media, tmp_path, change, reason):
+    path = tmp_path / "club.tar.gz"
+    call_command("backup", str(path), stdout=io.StringIO())
+    changed = rewrite(path, change)
+    wipe(media)
+    with pytest.raises(CommandError, match=reason):
+        call_command("restore", str(changed))
+    assert not Club.objects.exists() and not get_user_model().objects.exists()
+    assert not media_files(media)
+
+
+def test_a_truncated_backup_is_refused(club_night, media, tmp_path):
+    path = tmp_path / "club.tar.gz"
+    call_command("backup", str(path), stdout=io.StringIO())
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    wipe(media)
+    with pytest.raises(CommandError, match="not a readable backup"):
+        call_command("restore", str(path))
+    assert not Club.objects.exists()
+
+
+def test_a_backup_is_not_restored_over_a_database_in_use(club_night, tmp_path):
+    path = tmp_path / "club.tar.gz"
+    call_command("backup", str(path), stdout=io.StringIO())
+    before = database_dump()
+    with pytest.raises(CommandError, match="not empty"):
+        call_command("restore", str(path))
+    assert database_dump() == before
