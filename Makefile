@@ -28,11 +28,13 @@ $(VENV)/.requirements-dev: requirements-dev.txt requirements.txt | $(BIN)/python
 run: export DJANGO_DEBUG ?= true
 run: $(VENV)/.requirements
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 demo: export DJANGO_DEBUG ?= true
 demo: $(VENV)/.requirements
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py seed_demo
 
 # Browser tests drive Debian's Chromium; it is installed when missing (never a downloaded browser).

@@ -5,6 +5,7 @@ DEBUG only when asked. Production refuses to start on a missing or placeholder s
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -74,6 +75,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -90,6 +92,8 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scorekeeper.middleware.page_headers",
+    "django_ratelimit.middleware.RatelimitMiddleware",
+    "axes.middleware.AxesMiddleware",
     "scorekeeper.middleware.club_time_zone",
 ]
 CSRF_FAILURE_VIEW = "scorekeeper.views.errors.csrf_failure"
@@ -137,9 +141,54 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Password guessers are slowed down: after DJANGO_LOGIN_ATTEMPTS failed logins, from one address
+# or for one account, logins are refused for DJANGO_LOGIN_LOCKOUT_MINUTES (django-axes). Sign-ups,
+# password resets and invite codes are limited per address and per account (django-ratelimit),
+# counted in the database's cache table, which every worker shares. Addresses are REMOTE_ADDR.
+AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_ATTEMPTS", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "429.html"
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "scorekeeper_cache",
+    }
+}
+RATELIMIT_VIEW = "scorekeeper.views.errors.too_many_attempts"
+# django-ratelimit prefers memcached or Redis; a database cache counts a few attempts too few
+# when two arrive at once, which is fine for slowing down guessers, and needs no other server.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+# Password resets: printed on the console unless an SMTP server is named.
+EMAIL_SMTP_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+MAILERS = {
+    "default": (
+        {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": EMAIL_SMTP_HOST,
+                "port": env_int("DJANGO_EMAIL_PORT", 587),
+                "username": os.environ.get("DJANGO_EMAIL_USER", ""),
+                "password": os.environ.get("DJANGO_EMAIL_PASSWORD", ""),
+                "use_tls": env_bool("DJANGO_EMAIL_TLS", True),
+            },
+        }
+        if EMAIL_SMTP_HOST
+        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    )
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "Shanghai Scorekeeper <noreply@localhost>")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")

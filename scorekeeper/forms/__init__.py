@@ -5,7 +5,9 @@ round screen's taps and score entry), profiles, checks (the meld checker) and ph
 
 from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
 from .clubs import (
+    AccountDeleteForm,
     ClubForm,
+    EmailForm,
     GameStartForm,
     JoinForm,
     PlayerForm,
@@ -25,6 +27,8 @@ from .tables import (
 )
 
 __all__ = [
+    "AccountDeleteForm",
+    "EmailForm",
     "CheckForm",
     "ClubForm",
     "GameStartForm",

@@ -13,7 +13,25 @@ from .tables import row_id
 
 
 class SignupForm(UserCreationForm):
-    pass
+    """A username and password; an e-mail address only for resetting a forgotten password."""
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+        help_texts = {"email": "Optional: only to reset a forgotten password."}
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        required=False,
+        label="E-mail address",
+        help_text="Only to reset a forgotten password; leave empty for none.",
+    )
+
+
+class AccountDeleteForm(forms.Form):
+    password = forms.CharField(
+        widget=forms.PasswordInput, label="Your password, to confirm", max_length=200
+    )
 
 
 @cache

@@ -5,6 +5,7 @@ One module a subject: clubs (clubs, players, seasons, rule profiles, starting a 
 (the versioned write and the round screen's taps), melds, scores, undo, checks and photos;
 `events` builds each kind of history entry's payload."""
 
+from .accounts import account_delete, account_email_change
 from .checks import check_record
 from .clubs import (
     club_create,
@@ -24,6 +25,8 @@ from .undo import action_undo
 
 __all__ = [
     "ActionRefused",
+    "account_delete",
+    "account_email_change",
     "StaleState",
     "action_undo",
     "check_record",

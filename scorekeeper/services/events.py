@@ -25,10 +25,13 @@ def meld_cards(meld: TableMeld, cards: str) -> dict:
     return {"meld": meld.pk, "cards": cards}
 
 
-def round_hands(round_: Round | None, hands: dict[int, tuple[str, int]]) -> dict:
+def round_hands(
+    round_: Round, hands: dict[int, tuple[str, int]], *, down: set[int] | None = None
+) -> dict:
     """ROUND_SCORED `after`, SCORE_EDITED `before` and `after`: each seat's cards and points by
-    seat id, with who went out (and whether in one turn) when `round_` is given."""
+    seat id, who went out (and whether in one turn), and for an edit, which seats went down."""
     payload = {str(seat_id): [cards, points] for seat_id, (cards, points) in hands.items()}
-    if round_ is not None:
-        payload |= {"went_out": round_.went_out_id, "rummy": round_.rummy}
+    payload |= {"went_out": round_.went_out_id, "rummy": round_.rummy}
+    if down is not None:
+        payload["down"] = sorted(down)
     return payload

@@ -125,18 +125,23 @@ def round_edit(
     if round_.finished_at is None or round_.game_id != game.pk:
         raise ActionRefused("Only a finished round's scores can be edited.")
     hands = list(round_.hands.all())
-    before = round_hands(round_, {hand.seat_id: (hand.cards, hand.points) for hand in hands})
+    down = {hand.seat_id for hand in hands if hand.went_down}
+    before = round_hands(
+        round_, {hand.seat_id: (hand.cards, hand.points) for hand in hands}, down=down
+    )
     if went_out is not None:
         round_.went_out = went_out
     if rummy is not None:
         round_.rummy = rummy
     scored = _hands_apply(round_, entries, game.house_rules)
-    after = round_hands(round_, scored)
+    # Whoever went out went down, by going out if not before.
+    after = round_hands(round_, scored, down=down | {round_.went_out_id})
     if before == after:
         raise ActionRefused("Nothing changed, so nothing was saved.")
     for hand in hands:
         hand.cards, hand.points = scored[hand.seat_id]
-        hand.save(update_fields=["cards", "points"])
+        hand.went_down = hand.seat_id in after["down"]
+        hand.save(update_fields=["cards", "points", "went_down"])
     round_.save(update_fields=["went_out", "rummy"])
     names = _seat_names(round_)
     changes = [

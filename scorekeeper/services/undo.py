@@ -67,9 +67,12 @@ def _score_edited_undo(game: Game, event: Event) -> None:
     round_.rummy = event.before.get("rummy", round_.rummy)
     round_.save(update_fields=["went_out", "rummy"])
     hands = Event.hands_in(event.before)
+    down = event.before.get("down")
     for hand in round_.hands.all():
         hand.cards, hand.points = hands[hand.seat_id]
-        hand.save(update_fields=["cards", "points"])
+        if down is not None:  # edits kept before "down" was recorded leave it as it is
+            hand.went_down = hand.seat_id in down
+        hand.save(update_fields=["cards", "points", "went_down"])
 
 
 UNDO = {

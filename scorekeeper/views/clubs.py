@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_ratelimit.decorators import ratelimit
 
 from scorekeeper import selectors, services
 from scorekeeper.forms import (
@@ -43,6 +44,8 @@ def club_new(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@ratelimit(key="user", rate="10/h", method="POST")
+@ratelimit(key="ip", rate="30/h", method="POST")
 def club_join(request: HttpRequest) -> HttpResponse:
     form = JoinForm(request.POST)
     if form.is_valid():

@@ -23,3 +23,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A form sent from a page open too long, or with cookies off."""
     return HttpResponse(render_to_string("403_csrf.html", request=request), status=403)
+
+
+def too_many_attempts(request: HttpRequest, exception=None) -> HttpResponse:
+    """Too many sign-ups, password resets or invite codes from one address or account."""
+    return HttpResponse(render_to_string("429.html", request=request), status=429)

@@ -488,3 +488,24 @@ def test_undo_of_recorded_melds_keeps_an_earlier_went_down():
     assert not game.rounds.get().melds.exists()
     services.action_undo(game=game, version=game.version, user=None)
     assert not hand_of(game, ann).went_down
+
+
+def test_whoever_an_edit_says_went_out_went_down_and_undo_restores_it():
+    game = make_game(players=3)
+    play_round(game, went_out=0)
+    round_ = game.rounds.get(number=1)
+    seats = list(game.seats.order_by("position"))
+    assert not round_.hands.get(seat=seats[1]).went_down
+    entries = {seats[0].pk: rules.HandEntry(points=15), seats[2].pk: rules.HandEntry(points=30)}
+    services.round_edit(
+        game=game,
+        version=game.version,
+        round_=round_,
+        entries=entries,
+        went_out=seats[1],
+        user=game.created_by,
+    )
+    assert round_.hands.get(seat=seats[1]).went_down
+    services.action_undo(game=game, version=game.version, user=game.created_by)
+    assert not round_.hands.get(seat=seats[1]).went_down
+    assert round_.hands.get(seat=seats[0]).went_down

@@ -1,0 +1,149 @@
+"""A member's own account: e-mail, password reset and change, and deleting the account."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.urls import reverse
+
+from scorekeeper import services
+from tests.factories import make_game, make_user, play_round
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture
+def user(client):
+    user = make_user()
+    client.force_login(user)
+    return user
+
+
+def test_sign_up_with_an_optional_email(client):
+    data = {"username": "ann", "password1": "Tab1e-talk!", "password2": "Tab1e-talk!"}
+    assert client.post(reverse("signup"), {**data, "email": "ann@example.org"}).status_code == 302
+    assert get_user_model().objects.get(username="ann").email == "ann@example.org"
+    client.logout()
+    data["username"] = "ben"
+    assert client.post(reverse("signup"), data).status_code == 302
+    assert get_user_model().objects.get(username="ben").email == ""
+
+
+def test_a_forgotten_password_is_reset_by_email(client):
+    user = make_user()
+    services.account_email_change(user=user, email="cat@example.org")
+    response = client.post(reverse("password_reset"), {"email": "cat@example.org"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    link = re.search(r"https?://\S+", mail.outbox[0].body).group(0)
+    page = client.get(link, follow=True)
+    assert "Choose a new password" in page.content.decode()
+    new = {"new_password1": "Sh4nghai-again", "new_password2": "Sh4nghai-again"}
+    client.post(page.redirect_chain[-1][0], new)
+    user.refresh_from_db()
+    assert user.check_password("Sh4nghai-again")
+
+
+def test_an_unknown_address_gets_the_same_answer_and_no_mail(client):
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.org"})
+    assert response.status_code == 302
+    assert mail.outbox == []
+
+
+def test_change_the_email_and_the_password(client, user):
+    response = client.post(reverse("account"), {"email": "dev@example.org"})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.email == "dev@example.org"
+    assert client.post(reverse("account"), {"email": "not an address"}).status_code == 200
+    user.refresh_from_db()
+    assert user.email == "dev@example.org"
+    new = {"old_password": PASSWORD, "new_password1": "Sh4nghai-2", "new_password2": "Sh4nghai-2"}
+    assert client.post(reverse("password_change"), new).status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("Sh4nghai-2")
+
+
+def test_deleting_an_account_keeps_the_finished_games_for_the_others(client):
+    game = make_game(players=3)
+    play_round(game)
+    leaver, stayer = game.created_by, make_user()
+    services.club_join(user=stayer, invite_code=game.club.invite_code)
+    client.force_login(leaver)
+    response = client.post(reverse("account_delete"), {"password": PASSWORD})
+    assert response.status_code == 302
+    assert not get_user_model().objects.filter(pk=leaver.pk).exists()
+    client.force_login(stayer)
+    page = client.get(reverse("history", args=[game.pk]))
+    assert page.status_code == 200
+    assert "Contract 1 scored" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("password", "alone", "reason"),
+    [("wrong-password", False, "not your password"), (PASSWORD, True, "only member")],
+)
+def test_an_account_is_not_deleted_by_mistake(client, password, alone, reason):
+    game = make_game(players=3)
+    if not alone:
+        services.club_join(user=make_user(), invite_code=game.club.invite_code)
+    client.force_login(game.created_by)
+    response = client.post(reverse("account_delete"), {"password": password})
+    assert response.status_code == 200
+    assert reason in response.content.decode()
+    assert get_user_model().objects.filter(pk=game.created_by_id).exists()
+
+
+def test_account_pages_need_a_member_and_the_right_method(client, user):
+    assert client.get(reverse("account_delete")).status_code == 405
+    client.logout()
+    assert client.get(reverse("account")).status_code == 302
+
+
+def test_a_password_guesser_is_locked_out_by_account_and_by_address(client):
+    user = make_user("eve-target")
+    wrong = {"username": user.username, "password": "guess"}
+    for _ in range(4):
+        assert client.post(reverse("login"), wrong, REMOTE_ADDR="10.0.0.7").status_code == 200
+    assert client.post(reverse("login"), wrong, REMOTE_ADDR="10.0.0.7").status_code == 429
+    right = {"username": user.username, "password": PASSWORD}
+    response = client.post(reverse("login"), right, REMOTE_ADDR="10.0.0.7")
+    assert response.status_code == 429
+    assert "Too many attempts" in response.content.decode()
+    # The account is locked from another address too; another account from a third one is not.
+    assert client.post(reverse("login"), right, REMOTE_ADDR="10.0.0.8").status_code == 429
+    other = {"username": make_user().username, "password": PASSWORD}
+    assert client.post(reverse("login"), other, REMOTE_ADDR="10.0.0.9").status_code == 302
+
+
+def test_sign_ups_from_one_address_are_limited(client):
+    for n in range(10):
+        data = {"username": f"u{n}", "password1": "Tab1e-talk!", "password2": "Tab1e-talk!"}
+        client.post(reverse("signup"), data, REMOTE_ADDR="10.0.0.5")
+        client.logout()
+    data = {"username": "u10", "password1": "Tab1e-talk!", "password2": "Tab1e-talk!"}
+    response = client.post(reverse("signup"), data, REMOTE_ADDR="10.0.0.5")
+    assert response.status_code == 429
+    assert not get_user_model().objects.filter(username="u10").exists()
+
+
+def test_password_resets_for_one_address_are_limited(client):
+    for n in range(3):
+        client.post(
+            reverse("password_reset"), {"email": "a@example.org"}, REMOTE_ADDR=f"10.1.0.{n}"
+        )
+    response = client.post(
+        reverse("password_reset"), {"email": "a@example.org"}, REMOTE_ADDR="10.1.0.9"
+    )
+    assert response.status_code == 429
+
+
+def test_invite_code_guesses_are_limited_per_account(client, user):
+    game = make_game(players=3)
+    for _ in range(10):
+        client.post(reverse("club_join"), {"invite_code": "wrong-code"})
+    response = client.post(reverse("club_join"), {"invite_code": game.club.invite_code})
+    assert response.status_code == 429
+    assert not game.club.memberships.filter(user=user).exists()
