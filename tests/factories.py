@@ -110,4 +110,5 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
         "table checker": reverse("table_check", args=[playing.pk]),
         "rules summary": reverse("rules_summary", args=[profile.pk]),
         "profile form": reverse("profile_edit", args=[profile.pk]),
+        "account": reverse("account"),
     }

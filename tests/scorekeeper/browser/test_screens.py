@@ -21,6 +21,12 @@ LANDSCAPE = {"width": 1024, "height": 768}
 SIZES = {"phone": PHONE, "portrait": PORTRAIT, "landscape": LANDSCAPE}
 AXE = Path(__file__).resolve().parents[3] / "static" / "vendor" / "axe-core" / "axe.min.js"
 
+ANONYMOUS_PAGES = {
+    "login": "/accounts/login/",
+    "signup": "/accounts/signup/",
+    "password reset": "/accounts/password_reset/",
+}
+
 # What a finger taps: buttons, links styled as buttons, menus and boxes (checkboxes and radios
 # are tapped through their labels).
 TARGETS = (
@@ -133,7 +139,7 @@ def test_every_page_fits_the_screen_with_big_enough_targets(
             problems[name] = found
     context.close()
     context, page = open_page(chromium, live_server, size, scheme)
-    for name, url in {"login": "/accounts/login/", "signup": "/accounts/signup/"}.items():
+    for name, url in ANONYMOUS_PAGES.items():
         page.goto(url)
         found = width_problems(page) + small_targets(page)
         if found:
@@ -154,7 +160,7 @@ def test_no_page_has_a_serious_accessibility_violation(chromium, live_server, si
                 problems[f"{name} ({size})"] = found
         context.close()
     context, page = open_page(chromium, live_server, "phone", scheme)
-    for name, url in {"login": "/accounts/login/", "signup": "/accounts/signup/"}.items():
+    for name, url in ANONYMOUS_PAGES.items():
         page.goto(url)
         if found := axe_violations(page):
             problems[name] = found
