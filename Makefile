@@ -57,14 +57,18 @@ format: $(VENV)/.requirements-dev
 # Refresh the vendored front-end files from the npm registry (they are committed; nothing runs npm).
 HTMX_VERSION := 2.0.11
 PICO_VERSION := 2.1.1
+# axe-core is for the accessibility tests only: it is never served to a page.
+AXE_VERSION := 4.14.1
 vendor:
 	rm -rf .vendor && mkdir .vendor
-	cd .vendor && npm pack --silent htmx.org@$(HTMX_VERSION) @picocss/pico@$(PICO_VERSION)
+	cd .vendor && npm pack --silent htmx.org@$(HTMX_VERSION) @picocss/pico@$(PICO_VERSION) axe-core@$(AXE_VERSION)
 	cd .vendor && for f in *.tgz; do mkdir -p "$${f%.tgz}" && tar xzf "$$f" -C "$${f%.tgz}"; done
 	cp .vendor/htmx.org-$(HTMX_VERSION)/package/dist/htmx.min.js static/vendor/htmx/
 	cp .vendor/htmx.org-$(HTMX_VERSION)/package/LICENSE static/vendor/htmx/
 	cp .vendor/picocss-pico-$(PICO_VERSION)/package/css/pico.jade.min.css static/vendor/pico/
 	cp .vendor/picocss-pico-$(PICO_VERSION)/package/LICENSE.md static/vendor/pico/
+	mkdir -p static/vendor/axe-core
+	cp .vendor/axe-core-$(AXE_VERSION)/package/axe.min.js .vendor/axe-core-$(AXE_VERSION)/package/LICENSE static/vendor/axe-core/
 	rm -rf .vendor
 
 clean:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from gettext import ngettext
 from typing import Any
 
 from .cards import JOKER, RANKS
@@ -345,7 +346,9 @@ def _validate(rules: HouseRules) -> None:
         raise RulesError("A book of different suits cannot be longer than four cards.")
     if rules.min_book > 4 * rules.decks:
         raise RulesError(
-            f"A book of {rules.min_book} cards is impossible with {rules.decks} deck(s)."
+            f"A book of {rules.min_book} cards is impossible with {rules.decks} "
+            + ngettext("deck", "decks", rules.decks)
+            + "."
         )
     if rules.min_run > 13:
         raise RulesError("A run cannot be longer than 13 cards.")

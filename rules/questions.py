@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from gettext import ngettext
 
 from .cards import Card
 from .going_down import check_going_down, find_going_down
@@ -48,8 +49,9 @@ def answer_question(
             return Answer(ok=False, reasons=["Give the one card that was discarded."])
         targets = shanghai_targets(flat[0], table_melds, rules)
         if targets:
+            melds = ngettext("meld", "melds", len(targets))
             reasons = [
-                f"{flat[0]} could be laid off on {len(targets)} meld(s) on the table: Shanghai!"
+                f"{flat[0]} could be laid off on {len(targets)} {melds} on the table: Shanghai!"
             ]
         else:
             reasons = [f"{flat[0]} fits no meld on the table: it is not a Shanghai card."]

@@ -1,8 +1,9 @@
 """The app's own middleware: the health check, answered before anything that needs a host name
-or the database, and the headers every page needs."""
+or the database, the headers every page needs, and the time zone each request starts in."""
 
 from django.conf import settings
 from django.shortcuts import resolve_url
+from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -39,5 +40,18 @@ def page_headers(get_response):
         if request.htmx and response.status_code == 302 and response["Location"].startswith(login):
             return HttpResponseClientRedirect(response["Location"])
         return response
+
+    return middleware
+
+
+def club_time_zone(get_response):
+    """Views of a club's pages activate its time zone (club_or_404, game_or_404); this puts the
+    default back after every response, so the next request on this thread starts clean."""
+
+    def middleware(request):
+        try:
+            return get_response(request)
+        finally:
+            timezone.deactivate()
 
     return middleware

@@ -24,6 +24,10 @@ def new_tv_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def default_time_zone() -> str:
+    return settings.TIME_ZONE
+
+
 class ClubQuerySet(models.QuerySet):
     def for_user(self, user):
         if not user.is_authenticated:
@@ -36,6 +40,9 @@ class Club(models.Model):
 
     name = models.CharField(max_length=80)
     invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
+    # An IANA name ("Europe/Paris"): the club's pages show dates and times there. The forms offer
+    # zoneinfo's names; the column holds any, so a newer tzdata needs no migration.
+    time_zone = models.CharField(max_length=64, default=default_time_zone)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ClubQuerySet.as_manager()
@@ -408,6 +415,15 @@ class Photo(Recorded):
 
     def get_absolute_url(self):
         return reverse("photo", args=[self.pk])
+
+    @property
+    def unsure_indices(self) -> list[int]:
+        """Where the cards read below the sure confidence are, in the order they were read."""
+        return [
+            index
+            for index, found in enumerate(self.detections)
+            if found["confidence"] < SURE_CONFIDENCE
+        ]
 
     @property
     def marks(self) -> list[dict]:

@@ -7,7 +7,7 @@ from django.db.models import Count, Prefetch, Q
 import rules
 from rules.standings import places
 
-from .models import TV_TOKEN_LENGTH, Club, Event, Game, Hand, Round, Seat, TableLink
+from .models import TV_TOKEN_LENGTH, Club, Event, Game, Hand, Round, Seat, TableLink, TableMeld
 
 
 def games_for_club(club: Club):
@@ -32,6 +32,9 @@ class SeatLine:
     hand: Hand | None = None
     is_dealer: bool = False
     plays_first: bool = False
+    # This round only: the melds the seat laid and its Shanghai calls.
+    melds: list[TableMeld] = field(default_factory=list)
+    round_shanghai_calls: int = 0
 
     @property
     def may_i_left(self) -> int:
@@ -60,6 +63,7 @@ class Board:
     first_player: Seat | None
     events: list[Event]
     round_events: list[Event]
+    melds: list[TableMeld]  # on the table in the current round
 
     @property
     def contract_count(self) -> int:
@@ -104,7 +108,7 @@ def dealer_position(game: Game, number: int, players: int) -> int:
 
 
 def game_board(game: Game, *, history: int = 8) -> Board:
-    """The table's state in five queries, however many rounds and players it has."""
+    """The table's state in six queries, however many rounds and players it has."""
     house_rules = game.house_rules
     seats = list(game.seats.select_related("player"))
     rounds = list(game.rounds.prefetch_related("hands"))
@@ -125,11 +129,13 @@ def game_board(game: Game, *, history: int = 8) -> Board:
     )
     lines = {seat.pk: SeatLine(seat=seat) for seat in seats}
     claims = {}  # by round id, then seat id: the claims a Shanghai bonus rewards
+    current = next((round_ for round_ in rounds if round_.finished_at is None), None)
     for round_id, seat_id, kind, count in calls:
         lines[seat_id].shanghai_calls += count
+        if current is not None and round_id == current.pk:
+            lines[seat_id].round_shanghai_calls += count
         if kind == Event.Kind.SHANGHAI_CLAIM:
             claims.setdefault(round_id, {})[seat_id] = count
-    current = next((round_ for round_ in rounds if round_.finished_at is None), None)
     for round_ in rounds:
         hands = {hand.seat_id: hand for hand in round_.hands.all()}
         scores = {}
@@ -155,7 +161,7 @@ def game_board(game: Game, *, history: int = 8) -> Board:
         lines[standing.player].place = standing.place
 
     contract = dealer = first_player = cards_dealt = None
-    round_events = []
+    round_events, melds = [], []
     if current is not None:
         contract = house_rules.contracts[current.number - 1]
         cards_dealt = house_rules.cards_dealt[current.number - 1]
@@ -164,6 +170,9 @@ def game_board(game: Game, *, history: int = 8) -> Board:
         first_player = seats[(position + 1) % len(seats)]
         lines[dealer.pk].is_dealer = True
         lines[first_player.pk].plays_first = True
+        melds = table_melds(current)
+        for meld in melds:
+            lines[meld.owner_id].melds.append(meld)
         round_events = [event for event in events if event.round_id == current.pk]
 
     return Board(
@@ -178,6 +187,7 @@ def game_board(game: Game, *, history: int = 8) -> Board:
         first_player=first_player,
         events=events,
         round_events=round_events,
+        melds=melds,
     )
 
 
@@ -243,3 +253,14 @@ def tv_link_version(token: str) -> tuple[int, int] | None:
 
 def tv_link_for(game: Game) -> TableLink | None:
     return TableLink.objects.filter(game=game).first()
+
+
+def changes_since(game: Game, version: int, *, most: int = 3) -> list[str]:
+    """What other screens did to the table since it was at `version`, newest first: every write
+    moves the version on by one and leaves one event in the history."""
+    current = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+    behind = min((current or 0) - version, most)
+    if behind <= 0:
+        return []
+    events = game.events.order_by("-pk")[:behind]
+    return [event.description for event in events]

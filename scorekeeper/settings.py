@@ -94,6 +94,7 @@ MIDDLEWARE = [
     "scorekeeper.middleware.page_headers",
     "django_ratelimit.middleware.RatelimitMiddleware",
     "axes.middleware.AxesMiddleware",
+    "scorekeeper.middleware.club_time_zone",
 ]
 CSRF_FAILURE_VIEW = "scorekeeper.views.errors.csrf_failure"
 

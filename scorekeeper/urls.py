@@ -38,6 +38,7 @@ urlpatterns = [
         name="season_export_csv",
     ),
     path("clubs/<int:pk>/import/", exports.club_import, name="club_import"),
+    path("clubs/<int:pk>/time-zone/", clubs.club_time_zone, name="club_time_zone"),
     path("clubs/<int:pk>/profiles/new/", profiles.profile_new, name="profile_new"),
     path("clubs/<int:pk>/tables/new/", clubs.game_new, name="game_new"),
     path("profiles/<int:pk>/", profiles.profile_edit, name="profile_edit"),
@@ -71,6 +72,7 @@ urlpatterns = [
     path("tables/<int:pk>/play-again/", seasons.play_again, name="play_again"),
     path("check/", checker.checker, name="checker"),
     path("check/preview/", checker.cards_preview, name="cards_preview"),
+    path("check/photo/", photos.checker_photo, name="checker_photo"),
     path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),
 ]
 

@@ -46,7 +46,7 @@ def make_player(club: Club, name: str | None = None) -> Player:
 
 def make_game(
     club: Club | None = None,
-    players: int = 4,
+    players: int | list[Player] = 4,
     *,
     user=None,
     first_dealer: int = 0,
@@ -54,8 +54,11 @@ def make_game(
     seated: list[Player] | None = None,
     season: Season | None = None,
 ) -> Game:
+    """A table of `players` new players, or of the players given, in that order."""
     club = club or make_club(user)
     user = user or club.memberships.first().user
+    if isinstance(players, list):
+        seated = players
     seated = seated or [make_player(club) for _ in range(players)]
     return services.game_start(
         club=club,
@@ -255,3 +258,52 @@ def finish_game(game: Game, rounds: list[tuple[int, list[int]]] | None = None) -
     game.refresh_from_db()
     assert game.finished_at is not None
     return game
+
+
+def act(service, game: Game, **kwargs):
+    """Call a table service as the table's creator would, from an up-to-date screen."""
+    game.refresh_from_db()
+    return service(game=game, version=game.version, user=game.created_by, **kwargs)
+
+
+def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
+    """A club with five players and three tables: one in play (a May I?, melds and Shanghai calls
+    on the table), one whose round is being scored, one finished. Returns each page type's URL."""
+    club = make_club(user, name=club)
+    seated = [make_player(club, name) for name in players]
+
+    def start():
+        return make_game(club, seated, user=user)
+
+    playing = start()
+    ann, ben, cleo, dev, eve = seats(playing)
+    act(services.may_i_spend, playing, seat=ben)
+    act(services.may_i_spend, playing, seat=eve)
+    act(services.may_i_spend, playing, seat=eve)
+    books = [rules.parse_cards("7H 7S 7D"), rules.parse_cards("KC KD JK")]
+    act(services.melds_record, playing, seat=dev, melds=books)
+    act(services.shanghai_record, playing, seat=cleo, discarder=dev)
+    act(services.shanghai_record, playing, seat=cleo, discarder=eve)
+
+    scoring = start()
+    act(services.round_record_went_out, scoring, seat=seats(scoring)[2])
+
+    finished = start()
+    for number in range(7):
+        play_round(finished, went_out=number % 5, points=[5, 10, 15, 20])
+    profile = club.profiles.first()
+    return {
+        "home": "/",
+        "club": club.get_absolute_url(),
+        "new table": reverse("game_new", args=[club.pk]),
+        "round screen": playing.get_absolute_url(),
+        "score entry": scoring.get_absolute_url(),
+        "game over": finished.get_absolute_url(),
+        "round edit": reverse("round_edit", args=[finished.pk, 1]),
+        "history": reverse("history", args=[playing.pk]),
+        "checker": reverse("checker"),
+        "table checker": reverse("table_check", args=[playing.pk]),
+        "rules summary": reverse("rules_summary", args=[profile.pk]),
+        "profile form": reverse("profile_edit", args=[profile.pk]),
+        "account": reverse("account"),
+    }

@@ -16,6 +16,7 @@ from .clubs import (
     SeasonForm,
     SignupForm,
     StandingsForm,
+    TimeZoneForm,
 )
 from .photos import PhotoForm, photo_clean
 from .profiles import ProfileForm
@@ -47,6 +48,7 @@ __all__ = [
     "ShanghaiForm",
     "SignupForm",
     "StandingsForm",
+    "TimeZoneForm",
     "VersionedForm",
     "WentOutForm",
     "melds_clean",

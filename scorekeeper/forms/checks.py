@@ -35,6 +35,7 @@ class CheckForm(forms.Form):
                 "autocapitalize": "characters",
                 "autocomplete": "off",
                 "placeholder": "7H 8H 9H JK",
+                "data-chips": True,
                 # Live feedback while typing: the cards as faces, or the token not understood.
                 "hx-get": reverse_lazy("cards_preview"),
                 "hx-trigger": "input changed delay:250ms",

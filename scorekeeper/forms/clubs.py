@@ -1,10 +1,15 @@
 """Accounts, clubs, their players and seasons, starting a table, and importing a club."""
 
+import zoneinfo
+from functools import cache
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 
 from scorekeeper.models import Club, RulesProfile, Season
+
+from .tables import row_id
 
 
 class SignupForm(UserCreationForm):
@@ -29,8 +34,29 @@ class AccountDeleteForm(forms.Form):
     )
 
 
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+def time_zone_field(*, required: bool = True) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=time_zone_choices,
+        required=required,
+        initial=settings.TIME_ZONE,
+        label="Time zone",
+        help_text="Dates and times on the club's pages are shown there.",
+        error_messages={"invalid_choice": "Pick a time zone from the list, such as Europe/Paris."},
+    )
+
+
 class ClubForm(forms.Form):
     name = forms.CharField(max_length=80, label="Club name")
+    time_zone = time_zone_field(required=False)  # left out: the site's own
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = time_zone_field()
 
 
 class JoinForm(forms.Form):
@@ -111,7 +137,17 @@ class GameStartForm(forms.Form):
                 error_messages={"invalid_choice": "Pick a player of this club."},
             )
         self.order_fields([f"seat_{n}" for n in range(self.seats)])
-        self.fields["first_dealer"].choices = [(n, f"Seat {n + 1}") for n in range(self.seats)]
+        # The first dealer is named by the player sent for that seat (a page sent again after an
+        # error); on the page, JavaScript names them as seats are picked.
+        chosen = {n: row_id(self.data.get(f"seat_{n}")) for n in range(self.seats)}
+        names = dict(
+            players.filter(pk__in=[pk for pk in chosen.values() if pk]).values_list("pk", "name")
+            if self.is_bound
+            else []
+        )
+        self.fields["first_dealer"].choices = [
+            (n, names.get(chosen[n]) or f"Seat {n + 1}") for n in range(self.seats)
+        ]
         self.fields["season"].error_messages["invalid_choice"] = "Pick one of this club's seasons."
         self.fields["profile"].error_messages["invalid_choice"] = (
             "Pick one of this club's rule profiles."

@@ -1,5 +1,6 @@
 """Photos: any upload a phone or tablet makes, checked, turned upright and re-encoded."""
 
+import base64
 import io
 from dataclasses import dataclass
 
@@ -21,6 +22,14 @@ class CleanPhoto:
     content: bytes
     width: int
     height: int
+
+    def data_url(self, *, max_side: int = 1280) -> str:
+        """The photo as a data: URL, scaled down to show on a page without storing it."""
+        with Image.open(io.BytesIO(self.content)) as image:
+            image.thumbnail((max_side, max_side))
+            buffer = io.BytesIO()
+            image.save(buffer, format="JPEG", quality=80)
+        return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def photo_clean(upload) -> CleanPhoto:

@@ -76,6 +76,7 @@ class ScoreForm(VersionedForm):
                 label="Went out",
                 error_messages={"invalid_choice": "Pick a player of this table."},
             )
+            self.fields["went_out"].label_from_instance = lambda seat: seat.player.name
             self.fields["rummy"] = forms.BooleanField(
                 required=False, initial=round_.rummy, label="in one turn"
             )

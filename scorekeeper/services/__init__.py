@@ -9,10 +9,18 @@ ratings; `events` builds each kind of history entry's payload."""
 
 from .accounts import account_delete, account_email_change
 from .checks import check_record
-from .clubs import club_create, club_join, game_start, player_create, profile_save, season_create
+from .clubs import (
+    club_create,
+    club_join,
+    club_set_time_zone,
+    game_start,
+    player_create,
+    profile_save,
+    season_create,
+)
 from .imports import club_import
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
-from .photos import photo_delete, photo_record
+from .photos import photo_delete, photo_read, photo_record
 from .ratings import ratings_replay, results_rebuild, results_refresh
 from .refusals import ActionRefused, ImportRefused, StaleState
 from .scores import round_edit, round_score
@@ -33,12 +41,14 @@ __all__ = [
     "club_import",
     "club_join",
     "game_play_again",
+    "club_set_time_zone",
     "game_start",
     "hand_mark_down",
     "may_i_spend",
     "meld_lay_off",
     "melds_record",
     "photo_delete",
+    "photo_read",
     "photo_record",
     "player_create",
     "profile_save",

@@ -2,6 +2,7 @@
 
 from datetime import date
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,15 +14,23 @@ from .tables import round_deal
 
 
 @transaction.atomic
-def club_create(*, user, name: str) -> Club:
+def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
     """A new club with its creator as member, the seed rules and a season for this year."""
-    club = Club.objects.create(name=name)
+    club = Club.objects.create(name=name, time_zone=time_zone or settings.TIME_ZONE)
     Membership.objects.create(club=club, user=user)
     RulesProfile.objects.create(
         club=club, name=RulesProfile.SEED_NAME, settings=rules.HouseRules().to_dict()
     )
     today = timezone.localdate()
     Season.objects.create(club=club, name=str(today.year), starts_on=date(today.year, 1, 1))
+    return club
+
+
+@transaction.atomic
+def club_set_time_zone(*, club: Club, time_zone: str) -> Club:
+    """Show the club's dates and times in `time_zone` (an IANA name the form has checked)."""
+    club.time_zone = time_zone
+    club.save(update_fields=["time_zone"])
     return club
 
 

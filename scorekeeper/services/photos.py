@@ -10,13 +10,9 @@ from .refusals import ActionRefused
 from .tables import current_round
 
 
-def photo_record(*, game: Game, photo, user) -> Photo:
-    """Read the cards in a photo taken at the table and keep the photo with the round.
-
-    Reading takes about a second, so it happens before any transaction: the table's other
-    tablets write meanwhile. The file is written before its row, and removed again if the row
-    cannot be kept (the round was scored meanwhile, say), so no file is left without its row.
-    """
+def photo_read(*, photo) -> Photo:
+    """Read the cards in a photo without keeping it: the standalone checker's photos belong to no
+    table, so neither they nor their file are stored. The Photo returned is never saved."""
     try:
         found = read_cards(photo.content)
     except UnreadableImage:
@@ -25,9 +21,19 @@ def photo_record(*, game: Game, photo, user) -> Photo:
         {"card": card.card, "confidence": round(card.confidence, 3), "box": list(card.box)}
         for card in found
     ]
-    kept = Photo(
-        game=game, width=photo.width, height=photo.height, detections=detections, created_by=user
-    )
+    return Photo(width=photo.width, height=photo.height, detections=detections)
+
+
+def photo_record(*, game: Game, photo, user) -> Photo:
+    """Read the cards in a photo taken at the table and keep the photo with the round.
+
+    Reading takes about a second, so it happens before any transaction: the table's other
+    tablets write meanwhile. The file is written before its row, and removed again if the row
+    cannot be kept (the round was scored meanwhile, say), so no file is left without its row.
+    """
+    kept = photo_read(photo=photo)
+    kept.game = game
+    kept.created_by = user
     kept.image.save(f"table{game.pk}.jpg", ContentFile(photo.content), save=False)
     try:
         with transaction.atomic():

@@ -8,11 +8,19 @@ class ActionRefused(Exception):
 class StaleState(ActionRefused):
     """The screen the write was based on is out of date: someone else changed the table."""
 
-    def __init__(self):
-        super().__init__(
-            "Someone else changed this table a moment ago, so nothing was saved. "
-            "Here is the table as it is now."
-        )
+    def __init__(self, changes: list[str] = ()):
+        """`changes`: what the other screens did meanwhile, newest first, in the history's words."""
+        if changes:
+            done = "; ".join(changes)
+            super().__init__(
+                f"On another screen a moment ago: {done}. So nothing was saved from your "
+                "tap: here is the table as it is now."
+            )
+        else:
+            super().__init__(
+                "Someone else changed this table a moment ago, so nothing was saved. "
+                "Here is the table as it is now."
+            )
 
 
 class ImportRefused(ActionRefused):

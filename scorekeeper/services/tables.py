@@ -6,6 +6,7 @@ import functools
 from django.db import transaction
 from django.db.models import F
 
+from scorekeeper import selectors
 from scorekeeper.models import Event, Game, Hand, Round, Seat
 
 from .events import event_record, melds_laid
@@ -29,7 +30,7 @@ def table_write(service):
                     version=F("version") + 1
                 )
                 if not claimed:
-                    raise StaleState()
+                    raise StaleState(selectors.changes_since(game, version))
                 game.version = version + 1
                 return service(game=game, **kwargs)
         except Exception:

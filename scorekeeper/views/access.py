@@ -3,6 +3,7 @@ a member of its club. Anything else is a 404, never a 403 that would confirm it 
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
+from django.utils import timezone
 
 from scorekeeper import selectors
 from scorekeeper.forms import row_id
@@ -16,12 +17,22 @@ def _one_or_404(queryset: QuerySet, pk: int, what: str):
         raise Http404(f"No such {what}") from None
 
 
+def _in_time_zone_of(club: Club) -> None:
+    # A club's pages show dates and times in its time zone; the club_time_zone middleware puts
+    # the site's back after the response.
+    timezone.activate(club.time_zone)
+
+
 def club_or_404(request: HttpRequest, pk: int) -> Club:
-    return _one_or_404(Club.objects.for_user(request.user), pk, "club")
+    club = _one_or_404(Club.objects.for_user(request.user), pk, "club")
+    _in_time_zone_of(club)
+    return club
 
 
 def game_or_404(request: HttpRequest, pk: int) -> Game:
-    return _one_or_404(Game.objects.for_user(request.user).select_related("club"), pk, "table")
+    game = _one_or_404(Game.objects.for_user(request.user).select_related("club"), pk, "table")
+    _in_time_zone_of(game.club)
+    return game
 
 
 def game_in_play_or_404(request: HttpRequest, pk: int) -> tuple[Game, selectors.Board]:
@@ -36,7 +47,9 @@ def game_in_play_or_404(request: HttpRequest, pk: int) -> tuple[Game, selectors.
 def profile_or_404(request: HttpRequest, pk: int) -> RulesProfile:
     clubs = Club.objects.for_user(request.user)
     profiles = RulesProfile.objects.select_related("club").filter(club__in=clubs)
-    return _one_or_404(profiles, pk, "rule profile")
+    profile = _one_or_404(profiles, pk, "rule profile")
+    _in_time_zone_of(profile.club)
+    return profile
 
 
 def season_or_404(request: HttpRequest, pk: int) -> Season:

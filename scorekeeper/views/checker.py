@@ -12,19 +12,29 @@ from scorekeeper.forms import CheckForm, PhotoForm, melds_clean
 from scorekeeper.models import Check, Club, RulesProfile
 from scorekeeper.views.access import game_in_play_or_404, table_photo_or_none
 
+# Each question's answer is headed in its own words: (when yes, when no).
+VERDICTS = {
+    Check.Question.MELD: ("✔ A legal meld", "✘ Not a legal meld"),
+    Check.Question.GOING_DOWN: ("✔ You can go down", "✘ Not a going-down"),
+    Check.Question.LAY_OFF: ("✔ It can be laid off", "✘ It cannot be laid off there"),
+    Check.Question.SHANGHAI: ("✔ Shanghai! It fits the table", "✘ Not a Shanghai"),
+    Check.Question.HINT: ("✔ You could lay this down", "✘ Nothing to lay down yet"),
+}
+
 
 def checker_page(request, context, *, status=200):
     """The checker page, or for htmx only its answer."""
     template = "checker.html#answer" if request.htmx else "checker.html"
     context.setdefault("ranks", rules.RANKS)
     context.setdefault("suits", rules.SUIT_SYMBOL.items())
+    if context.get("answer") is not None:
+        yes, no = VERDICTS[context["form"].cleaned_data["question"]]
+        context["verdict"] = yes if context["answer"].ok else no
     return render(request, template, context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
-@login_required
-def checker(request: HttpRequest) -> HttpResponse:
-    """The standalone checker: any of the user's clubs' rule profiles, no table needed."""
+def standalone_form(request, data=None) -> CheckForm:
+    """The standalone checker's form: any of the user's clubs' rule profiles, every contract."""
     profiles = (
         RulesProfile.objects.filter(club__in=Club.objects.for_user(request.user))
         .select_related("club")
@@ -34,7 +44,14 @@ def checker(request: HttpRequest) -> HttpResponse:
         [len(profile.house_rules.contracts) for profile in profiles]
         + [len(rules.HouseRules().contracts)]
     )
-    form = CheckForm(request.POST or None, profiles=profiles, contracts=most_contracts)
+    return CheckForm(data, profiles=profiles, contracts=most_contracts)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def checker(request: HttpRequest) -> HttpResponse:
+    """The standalone checker: any of the user's clubs' rule profiles, no table needed."""
+    form = standalone_form(request, request.POST or None)
     answer = None
     if request.method == "POST" and form.is_valid():
         question = form.cleaned_data["question"]
@@ -46,7 +63,7 @@ def checker(request: HttpRequest) -> HttpResponse:
             table_melds=form.cleaned_data["table"],
             target=0 if question == Check.Question.LAY_OFF else None,
         )
-    context = {"form": form, "answer": answer, "standalone": True}
+    context = {"form": form, "answer": answer, "standalone": True, "photo_form": PhotoForm()}
     if answer is not None:
         context["melds_preview"] = form.cleaned_data["cards"]
         context["target_cards"] = [form.cleaned_data["table"][index] for index in answer.targets]
@@ -59,7 +76,7 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The checker at a table: the round's contract, the table's rules and melds; every question
     asked here is kept in the round's history."""
     game, board = game_in_play_or_404(request, pk)
-    melds = selectors.table_melds(board.current)
+    melds = board.melds
     form = CheckForm(
         request.POST or None,
         table_melds=melds,
@@ -142,7 +159,7 @@ def checker_page_refused(request, game, refusal: services.ActionRefused):
     """The checker page again, fresh, with the reason a recording was refused."""
     game.refresh_from_db()
     board = selectors.game_board(game)
-    melds = selectors.table_melds(board.current) if board.current else []
+    melds = board.melds
     context = {
         "form": CheckForm(table_melds=melds),
         "game": game,

@@ -6,7 +6,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_ratelimit.decorators import ratelimit
 
 from scorekeeper import services, standings
-from scorekeeper.forms import ClubForm, GameStartForm, JoinForm, PlayerForm, SeasonForm
+from scorekeeper.forms import (
+    ClubForm,
+    GameStartForm,
+    JoinForm,
+    PlayerForm,
+    SeasonForm,
+    TimeZoneForm,
+)
 from scorekeeper.models import Club, Game
 from scorekeeper.views.access import club_or_404
 
@@ -29,7 +36,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def club_new(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        club = services.club_create(user=request.user, name=form.cleaned_data["name"])
+        club = services.club_create(user=request.user, **form.cleaned_data)
         messages.success(request, f"{club} is ready. Add the players next.")
         return redirect(club)
     return render(request, "club_new.html", {"form": form, "join_form": JoinForm()})
@@ -54,7 +61,9 @@ def club_join(request: HttpRequest) -> HttpResponse:
     return render(request, "club_new.html", {"form": ClubForm(), "join_form": form})
 
 
-def _club_page(request, club, *, player_form=None, season_form=None, status=200):
+def _club_page(
+    request, club, *, player_form=None, season_form=None, time_zone_form=None, status=200
+):
     context = {
         "club": club,
         "players": club.players.all(),
@@ -64,6 +73,7 @@ def _club_page(request, club, *, player_form=None, season_form=None, status=200)
         "games": standings.club_tables(club=club, page=request.GET.get("page")),
         "player_form": player_form or PlayerForm(),
         "season_form": season_form or SeasonForm(),
+        "time_zone_form": time_zone_form or TimeZoneForm(initial={"time_zone": club.time_zone}),
     }
     return render(request, "club.html", context, status=status)
 
@@ -110,6 +120,18 @@ def season_add(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect(club)
     return _club_page(request, club, season_form=form)
+
+
+@require_POST
+@login_required
+def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    form = TimeZoneForm(request.POST)
+    if not form.is_valid():
+        return _club_page(request, club, time_zone_form=form)
+    services.club_set_time_zone(club=club, time_zone=form.cleaned_data["time_zone"])
+    messages.success(request, f"{club}'s dates and times are now in {club.time_zone}.")
+    return redirect(club)
 
 
 @require_http_methods(["GET", "POST"])

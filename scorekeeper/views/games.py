@@ -22,8 +22,19 @@ from scorekeeper.views.access import game_or_404
 from scorekeeper.views.writes import write_or_refusal
 
 
-def table_page(request, game, *, message="", status=200, score_form=None):
-    """The table page, or for htmx only its `table` partial, with an optional refusal message."""
+def table_page(
+    request,
+    game,
+    *,
+    message="",
+    message_level="error",
+    status=200,
+    score_form=None,
+    photo=None,
+    photo_seat_id=None,
+):
+    """The table page, or for htmx only its `table` partial, with an optional message (a refusal
+    unless `message_level` says otherwise) and the photo a hand was just read from."""
     board = selectors.game_board(game)
     if score_form is None and board.scoring:
         score_form = ScoreForm(
@@ -35,6 +46,9 @@ def table_page(request, game, *, message="", status=200, score_form=None):
         "board": board,
         "game": game,
         "message": message,
+        "message_level": message_level,
+        "photo": photo,
+        "photo_seat_id": photo_seat_id,
         "score_rows": score_form.rows(board.lines) if score_form else [],
         "score_form": score_form,
         "photo_url": reverse("score_photo", args=[game.pk]),

@@ -1,16 +1,19 @@
-"""Photos taken at the table: read into the checker or into a player's score entry, shown only
-to the club's members, and deleted."""
+"""Photos of cards: taken at the table, read into the checker or into a player's score entry,
+shown only to the club's members, and deleted; taken at the standalone checker, read and shown
+but never kept."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, row_id
 from scorekeeper.views.access import game_in_play_or_404, game_or_404, photo_or_404
-from scorekeeper.views.checker import checker_page
+from scorekeeper.views.checker import checker_page, standalone_form
 from scorekeeper.views.games import table_page, table_page_refused
 
 
@@ -19,10 +22,10 @@ from scorekeeper.views.games import table_page, table_page_refused
 def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
     """Read the cards in a photo taken at the table into the checker, to confirm or correct."""
     game, board = game_in_play_or_404(request, pk)
-    melds = selectors.table_melds(board.current)
+    melds = board.melds
     photo_form = PhotoForm(request.POST, request.FILES)
+    form = CheckForm(table_melds=melds)
     photo = None
-    initial = {}
     if photo_form.is_valid():
         try:
             photo = services.photo_record(
@@ -31,11 +34,12 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
         except services.ActionRefused as refusal:
             photo_form.add_error("photo", str(refusal))
         else:
-            initial["cards"] = " ".join(found["card"] for found in photo.detections)
+            _read_into(form, photo)
     context = {
-        "form": CheckForm(initial=initial, table_melds=melds),
+        "form": form,
         "photo_form": photo_form,
         "photo": photo,
+        "photo_src": reverse("photo", args=[photo.pk]) if photo else "",
         "game": game,
         "board": board,
         "melds": melds,
@@ -80,13 +84,67 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
             )
         data[f"cards_{seat.seat_id}"] = " ".join(found["card"] for found in photo.detections)
         data[f"points_{seat.seat_id}"] = ""
-        message = (
-            f"Read {len(photo.detections)} card(s) for {seat.seat.player} from the photo: "
-            "check them, correct with the keypad, then save."
+        message, message_level = _photo_message(photo, seat.seat.player)
+        return table_page(
+            request,
+            game,
+            message=message,
+            message_level=message_level,
+            score_form=ScoreForm(data, round_=board.current),
+            photo=photo,
+            photo_seat_id=seat.seat_id,
         )
     return table_page(
         request, game, message=message, score_form=ScoreForm(data, round_=board.current)
     )
+
+
+def _photo_message(photo, player) -> tuple[str, str]:
+    """What reading a hand's photo found, and how sure: a success only when every card is sure."""
+    count = len(photo.detections)
+    if not count:
+        return (
+            f"No card could be read in the photo of {player}'s hand: tap the cards instead.",
+            "warning",
+        )
+    read = ngettext(
+        "Read %(count)d card for %(player)s.", "Read %(count)d cards for %(player)s.", count
+    ) % {"count": count, "player": player}
+    unsure = len(photo.unsure_indices)
+    if unsure:
+        check = ngettext(
+            "%(unsure)d is unsure: check it on the photo below before saving.",
+            "%(unsure)d are unsure: check them on the photo below before saving.",
+            unsure,
+        ) % {"unsure": unsure}
+        return f"{read} {check}", "warning"
+    return f"{read} Count them against the photo below, then save.", "success"
+
+
+def _read_into(form: CheckForm, photo) -> None:
+    """Put the cards a photo read into the checker's cards box, the unsure ones flagged."""
+    form.initial["cards"] = " ".join(found["card"] for found in photo.detections)
+    form.fields["cards"].widget.attrs["data-unsure"] = ",".join(map(str, photo.unsure_indices))
+
+
+@require_POST
+@login_required
+def checker_photo(request: HttpRequest) -> HttpResponse:
+    """Read the cards in a photo into the standalone checker. With no table to keep it for, the
+    photo is shown from the page itself and never stored."""
+    photo_form = PhotoForm(request.POST, request.FILES)
+    form = standalone_form(request)
+    context = {"form": form, "photo_form": photo_form, "standalone": True}
+    if photo_form.is_valid():
+        cleaned = photo_form.cleaned_data["photo"]
+        try:
+            context["photo"] = services.photo_read(photo=cleaned)
+        except services.ActionRefused as refusal:
+            photo_form.add_error("photo", str(refusal))
+        else:
+            context["photo_src"] = cleaned.data_url()
+            _read_into(form, context["photo"])
+    return checker_page(request, context)
 
 
 @require_GET

@@ -1,3 +1,131 @@
+// Marks the page as scripted, so CSS can trade the plain file box for a Photo button.
+document.documentElement.classList.add("js");
+
+// The cards of a cards box as chips: tap a wrong one and it is taken out, and the next card
+// tapped on the keypad or picker goes in its place. Cards a photo read unsure are flagged.
+window.cardChips = (function () {
+  "use strict";
+
+  const cursors = new WeakMap(); // box -> where the next card goes, after a chip was taken out
+
+  function tokens(box) {
+    return box.value.split(/[\s,]+/).filter(Boolean);
+  }
+
+  function unsure(box) {
+    return (box.dataset.unsure || "").split(",").filter(Boolean).map(Number);
+  }
+
+  function write(box, list, flagged) {
+    box.value = list.join(" ");
+    if (flagged.length) box.dataset.unsure = flagged.join(",");
+    else delete box.dataset.unsure;
+    render(box);
+  }
+
+  function insert(box, card) {
+    const list = tokens(box);
+    const at = cursors.has(box) ? Math.min(cursors.get(box), list.length) : list.length;
+    list.splice(at, 0, card);
+    if (cursors.has(box)) cursors.set(box, at + 1);
+    write(box, list, unsure(box).map((index) => (index >= at ? index + 1 : index)));
+  }
+
+  function removeAt(box, at) {
+    const list = tokens(box);
+    list.splice(at, 1);
+    cursors.set(box, at);
+    const flagged = unsure(box).filter((index) => index !== at);
+    write(box, list, flagged.map((index) => (index > at ? index - 1 : index)));
+  }
+
+  function erase(box) {
+    const list = tokens(box);
+    const hadCursor = cursors.has(box);
+    const at = hadCursor ? cursors.get(box) - 1 : list.length - 1;
+    if (at < 0) return;
+    removeAt(box, at);
+    if (!hadCursor) {
+      cursors.delete(box);
+      render(box);
+    }
+  }
+
+  function clear(box) {
+    cursors.delete(box);
+    write(box, [], []);
+  }
+
+  function chipsOf(box) {
+    let chips = box.closest("label, .field")?.nextElementSibling;
+    if (!chips || !chips.classList.contains("card-chips")) {
+      chips = document.createElement("div");
+      chips.className = "card-chips";
+      chips.dataset.for = box.id;
+      chips.setAttribute("role", "group");
+      chips.setAttribute("aria-label", "Cards entered: tap one to take it out");
+      (box.closest("label, .field") || box).after(chips);
+    }
+    return chips;
+  }
+
+  function render(box) {
+    const chips = chipsOf(box);
+    const flagged = new Set(unsure(box));
+    const at = cursors.get(box);
+    chips.replaceChildren();
+    tokens(box).forEach((token, index) => {
+      if (index === at) chips.append(caret());
+      const chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = "chip";
+      const suit = token.match(/[SHDC]$/i);
+      if (suit && token.length > 1) chip.classList.add(`suit-${suit[0].toUpperCase()}`);
+      if (flagged.has(index)) chip.classList.add("unsure");
+      chip.dataset.index = index;
+      chip.textContent = flagged.has(index) ? `${token}?` : token;
+      chip.setAttribute("aria-label", `Take out ${token}${flagged.has(index) ? ", read unsure" : ""}`);
+      chips.append(chip);
+    });
+    if (at !== undefined && at >= tokens(box).length) chips.append(caret());
+  }
+
+  function caret() {
+    const mark = document.createElement("span");
+    mark.className = "chip-caret";
+    mark.title = "The next card goes here";
+    return mark;
+  }
+
+  document.addEventListener("click", (event) => {
+    const chip = event.target.closest(".card-chips .chip");
+    if (!chip) return;
+    const chips = chip.parentElement;
+    const box = document.getElementById(chips.dataset.for);
+    removeAt(box, Number(chip.dataset.index));
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    // Focus stays where the finger was: on the card that moved into the place, or the box.
+    (chips.querySelector(`.chip[data-index="${chip.dataset.index}"]`) || box).focus();
+  });
+
+  // Typing in the box itself starts again from its end.
+  document.addEventListener("input", (event) => {
+    const box = event.target;
+    if (!box.matches || !box.matches("[data-chips]") || !event.isTrusted) return;
+    cursors.delete(box);
+    delete box.dataset.unsure;
+    render(box);
+  });
+
+  function renderAll() {
+    document.querySelectorAll("[data-chips]").forEach(render);
+  }
+  document.addEventListener("DOMContentLoaded", renderAll);
+  document.addEventListener("htmx:afterSettle", renderAll);
+
+  return { insert, erase, clear, render };
+})();
+
 // Score entry: the rank keypad and the live total. The server recomputes every total on save;
 // this only saves taps. Event delegation, so it keeps working after htmx swaps.
 (function () {
@@ -37,10 +165,8 @@
     if (!key) return;
     const fieldset = key.closest(".hand-entry");
     const input = fieldset.querySelector(".cards-input");
-    const tokens = input.value.split(/[\s,]+/).filter(Boolean);
-    if (key.hasAttribute("data-erase")) tokens.pop();
-    else tokens.push(key.dataset.rank);
-    input.value = tokens.join(" ");
+    if (key.hasAttribute("data-erase")) window.cardChips.erase(input);
+    else window.cardChips.insert(input, key.dataset.rank);
     fieldset.querySelector(".points-input").value = "";
     refresh(fieldset);
   });
@@ -64,18 +190,20 @@
   document.addEventListener("click", (event) => {
     const pick = event.target.closest(".picker .pick");
     if (!pick) return;
-    const picker = pick.closest(".picker");
-    const box = document.getElementById(picker.dataset.target);
-    const tokens = box.value.split(/\s+/).filter(Boolean);
-    if (pick.hasAttribute("data-erase")) tokens.pop();
-    else if (pick.hasAttribute("data-clear")) tokens.length = 0;
-    else tokens.push(pick.dataset.card);
-    box.value = tokens.join(" ");
+    const box = document.getElementById(pick.closest(".picker").dataset.target);
+    if (pick.hasAttribute("data-erase")) window.cardChips.erase(box);
+    else if (pick.hasAttribute("data-clear")) window.cardChips.clear(box);
+    else window.cardChips.insert(box, pick.dataset.card);
     box.dispatchEvent(new Event("input", { bubbles: true }));
   });
 })();
 
-// A photo is read as soon as it is taken: no second tap on "Read the photo".
+// A photo is read as soon as it is taken: no second tap on "Read the photo". The Photo button
+// opens the camera through the file box it stands for.
+document.addEventListener("click", (event) => {
+  const trigger = event.target.closest("[data-photo-for]");
+  if (trigger) document.getElementById(trigger.dataset.photoFor)?.click();
+});
 document.addEventListener("change", (event) => {
   const input = event.target;
   if (!input.matches("input[type=file][data-autosubmit]")) return;
@@ -83,3 +211,26 @@ document.addEventListener("change", (event) => {
   if (reader) reader.click();
   else input.form.requestSubmit();
 });
+
+// Starting a table: the first-dealer menu names the players picked for each seat.
+(function () {
+  "use strict";
+
+  function relabel(form) {
+    const dealer = form.querySelector("select[name=first_dealer]");
+    if (!dealer) return;
+    for (const option of dealer.options) {
+      const seat = form.querySelector(`select[name=seat_${option.value}]`);
+      const picked = seat && seat.value ? seat.selectedOptions[0].textContent : "";
+      option.textContent = picked || `Seat ${Number(option.value) + 1} (nobody yet)`;
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    const form = event.target.closest("form.game-new");
+    if (form) relabel(form);
+  });
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("form.game-new").forEach(relabel);
+  });
+})();

@@ -158,8 +158,8 @@ def test_a_club_with_players_shows_no_import_form(client, member, game):
 
 
 def test_the_table_page_draws_running_totals(client, member, game, django_assert_num_queries):
-    # session, user, table, the board's five queries and the TV link: the chart adds none
-    with django_assert_num_queries(9):
+    # session, user, table, the board's six queries and the TV link: the chart adds none
+    with django_assert_num_queries(10):
         page = client.get(game.get_absolute_url()).content.decode()
     assert page.count('<svg class="chart-svg"') == 1
     assert "Running totals" in page

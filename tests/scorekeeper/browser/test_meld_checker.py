@@ -40,14 +40,14 @@ def test_type_pick_check_record_and_find_a_shanghai(tablet, table):
     # Tapped on the picker: the joker and then a second book.
     page.get_by_role("button", name="Joker").click()
     page.get_by_role("button", name="Next meld").click()
-    for card in ["KC", "KD", "KS"]:
+    for card in ["K♣", "K♦", "K♠"]:
         page.get_by_role("button", name=card, exact=True).click()
     expect(cards).to_have_value("8H 8S JK | KC KD KS")
     expect(page.locator("#preview .card-face")).to_have_count(6)
 
     ask(page, "Can I go down?")
     answer = page.locator("#answer")
-    expect(answer.locator(".verdict")).to_have_text("✔ Legal")
+    expect(answer.locator(".verdict")).to_have_text("✔ You can go down")
     expect(answer).to_contain_text("JK = 8")
     assert Check.objects.get().ok
 
@@ -59,7 +59,7 @@ def test_type_pick_check_record_and_find_a_shanghai(tablet, table):
     # A king discarded: a Shanghai card, and the checker shows the meld it fits.
     cards.fill("KH")
     ask(page, "Is this discard a Shanghai?")
-    expect(answer.locator(".verdict")).to_have_text("✔ Legal")
+    expect(answer.locator(".verdict")).to_have_text("✔ Shanghai! It fits the table")
     target = answer.locator(".arrangement.target")
     expect(target).to_have_count(1)
     expect(target).to_contain_text("K♣")
@@ -76,10 +76,10 @@ def test_photo_of_a_card_fills_the_checker_to_correct(tablet, table):
 
     # Correct what was read into a book of sixes, then ask.
     page.get_by_role("button", name="Clear").click()
-    for card in ["6S", "6H", "6D"]:
+    for card in ["6♠", "6♥", "6♦"]:
         page.get_by_role("button", name=card, exact=True).click()
     ask(page, "Is this a book or a run?")
-    expect(page.locator("#answer .verdict")).to_have_text("✔ Legal")
+    expect(page.locator("#answer .verdict")).to_have_text("✔ A legal meld")
     check = Check.objects.get()
     photo.refresh_from_db()
     assert photo.check_asked == check

@@ -1,0 +1,291 @@
+"""What the screens say: the table at a glance, photos shown where they were read, messages by
+level, real plurals, the club's time zone and what changed under a stale tap."""
+
+import html
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import timezone
+
+import rules
+from scorekeeper import services
+from scorekeeper.models import Club, Event, Photo
+from tests.factories import act, make_club, make_game, make_player, play_round, seats
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
+
+PHOTOS = Path(__file__).resolve().parents[1] / "recognition" / "photos"
+PHOTO = PHOTOS / "phone_010.jpg"
+FAN = PHOTOS / "win_016.jpg"  # 17 cards, six of them read under 95% sure
+
+
+@pytest.fixture
+def game():
+    return make_game(players=4)
+
+
+def text_of(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def row_of(body: str, player) -> str:
+    """The round screen's form for one player."""
+    start = body.index(f'aria-labelledby="player-{player.pk}"')
+    return body[start : body.index("</form>", start)]
+
+
+# The table at a glance
+
+
+def test_each_row_shows_tokens_left_calls_and_melds_this_round(client, member, game):
+    ann, ben, cleo, dev = seats(game)
+    act(services.may_i_spend, game, seat=ben)
+    act(
+        services.melds_record,
+        game,
+        seat=dev,
+        melds=[rules.parse_cards("7H 7S 7D"), rules.parse_cards("KC KD JK")],
+    )
+    act(services.shanghai_record, game, seat=cleo, discarder=dev)
+    act(services.shanghai_record, game, seat=cleo, discarder=ann)
+    act(services.shanghai_record, game, seat=ann, discarder=dev)
+
+    body = text_of(client.get(game.get_absolute_url()))
+    assert "2 May I?s left" in row_of(body, ann)
+    assert "1 May I? left" in row_of(body, ben)
+    assert "2 Shanghai calls" in row_of(body, cleo)
+    assert "1 Shanghai call<" in row_of(body, ann)
+    assert "Shanghai call" not in row_of(body, ben)
+    dev_row = row_of(body, dev)
+    assert f"{dev.player} laid 2 melds" in dev_row
+    assert dev_row.count('class="card-face') == 6
+    assert 'title="JK=K' in dev_row
+    assert 'class="badge ok">Down' in dev_row
+    assert "card-face" not in row_of(body, ann)
+
+
+def test_calls_and_melds_of_an_earlier_round_are_not_this_rounds(client, member, game):
+    ann, ben, *_ = seats(game)
+    act(services.hand_mark_down, game, seat=ann)
+    act(services.shanghai_record, game, seat=ben, discarder=ann)
+    play_round(game)
+    body = text_of(client.get(game.get_absolute_url()))
+    assert "Shanghai call" not in row_of(body, ben)
+
+
+@pytest.mark.parametrize("players,rounds", [(3, 0), (5, 5)])
+def test_table_page_query_count_is_fixed(client, django_assert_num_queries, players, rounds):
+    game = make_game(players=players)
+    for _ in range(rounds):
+        play_round(game, points=[10] * (players - 1))
+    first, second, *_ = seats(game)
+    act(services.hand_mark_down, game, seat=first)
+    act(services.shanghai_record, game, seat=second, discarder=first)
+    if rounds == 0:
+        books = [rules.parse_cards("7H 7S 7D"), rules.parse_cards("9H 9S 9D")]
+        act(services.melds_record, game, seat=second, melds=books)
+    client.force_login(game.club.memberships.get().user)
+    # Session, user, table, the board's six (seats, rounds, hands, events, calls, melds) and
+    # the TV link.
+    with django_assert_num_queries(10):
+        assert client.get(game.get_absolute_url()).status_code == 200
+
+
+# A stale tap says what changed
+
+
+def test_a_stale_tap_names_what_the_other_screen_did(client, member, game):
+    ann, ben, *_ = seats(game)
+    stale = game.version
+    act(services.may_i_spend, game, seat=ben)
+    act(services.hand_mark_down, game, seat=ann)
+    response = client.post(
+        reverse("may_i", args=[game.pk]),
+        {"version": stale, "seat": ann.pk},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 409
+    body = text_of(response)
+    assert (
+        f"On another screen a moment ago: {ann.player} went down; {ben.player} called May I?"
+        in body
+    )
+    assert 'class="message refusal" role="alert"' in body
+
+
+# Photos, shown where they were read
+
+
+def hand_photo(client, game, seat, content=None):
+    file = SimpleUploadedFile("hand.jpg", content or PHOTO.read_bytes(), "image/jpeg")
+    return client.post(
+        reverse("score_photo", args=[game.pk]),
+        {"version": game.version, "photo_seat": seat.pk, f"photo_{seat.pk}": file},
+        headers={"HX-Request": "true"},
+    )
+
+
+def test_a_hand_photo_is_shown_marked_in_that_hands_row(client, member, game):
+    ann, ben, cleo, dev = seats(game)
+    act(services.round_record_went_out, game, seat=ann)
+    response = hand_photo(client, game, cleo, FAN.read_bytes())
+    assert response.status_code == 200
+    body = text_of(response)
+    photo = Photo.objects.get()
+    cleo_row = body[body.index(f'data-seat="{cleo.pk}"') :]
+    cleo_row = cleo_row[: cleo_row.index("</fieldset>")]
+    assert f'href="{reverse("photo", args=[photo.pk])}"' in cleo_row
+    assert cleo_row.count('<g class="mark') == len(photo.detections)
+    count = len(photo.detections)
+    cards = "card" if count == 1 else "cards"
+    assert f"Read {count} {cards}: they are in {cleo.player}'s cards above." in cleo_row
+    assert "a card without a box was missed" in cleo_row
+    assert "<figure" not in body.replace(cleo_row, "")
+    level = "warning" if photo.unsure_indices else "success"
+    assert f'class="message {level}"' in body
+    flags = ",".join(map(str, photo.unsure_indices))
+    assert (f'data-unsure="{flags}"' in cleo_row) == bool(photo.unsure_indices)
+    assert f"Read {count} {cards} for {cleo.player}." in body
+
+
+def test_cards_read_unsure_are_found_by_their_place_in_the_hand():
+    photo = Photo(
+        width=100,
+        height=100,
+        detections=[
+            {"card": "6S", "confidence": 0.99, "box": [0, 0, 10, 10]},
+            {"card": "9H", "confidence": 0.41, "box": [20, 0, 30, 10]},
+            {"card": "JK", "confidence": 0.60, "box": [40, 0, 50, 10]},
+        ],
+    )
+    assert photo.unsure_indices == [1, 2]
+    assert [mark["unsure"] for mark in photo.marks] == [False, True, True]
+
+
+def test_the_standalone_checker_reads_a_photo_shows_it_and_keeps_nothing(client, member):
+    file = SimpleUploadedFile("meld.jpg", PHOTO.read_bytes(), "image/jpeg")
+    response = client.post(reverse("checker_photo"), {"photo": file})
+    assert response.status_code == 200
+    body = text_of(response)
+    assert '<image href="data:image/jpeg;base64,' in body
+    assert "6S" in body.split('name="cards"')[1].split("</textarea>")[0]
+    assert "Meld checker" in body
+    assert not Photo.objects.exists()
+
+
+def test_the_standalone_checker_refuses_a_file_that_is_no_photo(client, member):
+    file = SimpleUploadedFile("notes.txt", b"not a photo", "text/plain")
+    response = client.post(reverse("checker_photo"), {"photo": file})
+    assert response.status_code == 200
+    body = text_of(response)
+    assert 'aria-describedby="checker-photo-errors"' in body
+    assert "That file is not a photo we can read" in body
+    assert not Photo.objects.exists()
+
+
+def test_the_standalone_photo_needs_a_post_and_a_login(client):
+    assert client.post(reverse("checker_photo")).status_code == 302
+    client.force_login(make_club().memberships.get().user)
+    assert client.get(reverse("checker_photo")).status_code == 405
+
+
+def test_the_standalone_checker_offers_a_photo_button(client, member):
+    body = text_of(client.get(reverse("checker")))
+    assert f'action="{reverse("checker_photo")}"' in body
+    assert '<button type="button" class="photo-trigger"' in body
+
+
+# Words
+
+
+def test_what_could_i_lay_down_is_answered_in_its_own_words(client, member):
+    response = client.post(reverse("checker"), {"question": "hint", "cards": "7H 7S 7D 9C 9H 9S"})
+    assert "✔ You could lay this down" in text_of(response)
+    response = client.post(reverse("checker"), {"question": "hint", "cards": "7H 8S 2D"})
+    assert "✘ Nothing to lay down yet" in text_of(response)
+
+
+def test_the_first_dealer_is_named_by_the_players_picked(client):
+    club = make_club()
+    ann, ben = make_player(club, "Ann"), make_player(club, "Ben")
+    client.force_login(club.memberships.get().user)
+    data = {"seat_0": ann.pk, "seat_1": ben.pk, "first_dealer": 7}
+    body = text_of(client.post(reverse("game_new", args=[club.pk]), data))
+    menu = body[
+        body.index('name="first_dealer"') : body.index("</select>", body.index("first_dealer"))
+    ]
+    assert re.search(r'value="0"[^>]*>Ann<', menu)
+    assert re.search(r'value="1"[^>]*>Ben<', menu)
+    assert re.search(r'value="2"[^>]*>Seat 3<', menu)
+
+
+def test_field_errors_are_tied_to_their_inputs(client):
+    club = make_club()
+    client.force_login(club.memberships.get().user)
+    response = client.post(reverse("season_add", args=[club.pk]), {"name": "", "starts_on": "x"})
+    body = response.content.decode()
+    assert 'aria-describedby="id_name_error"' in body
+    assert 'id="id_name_error"' in body
+
+
+# The club's time zone
+
+
+def test_a_club_chooses_its_time_zone(client):
+    club = make_club()
+    client.force_login(club.memberships.get().user)
+    url = reverse("club_time_zone", args=[club.pk])
+    response = client.post(url, {"time_zone": "Pacific/Auckland"})
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.time_zone == "Pacific/Auckland"
+
+
+@pytest.mark.parametrize("value", ["Mars/Olympus", "", "x" * 500, "../../etc/passwd"])
+def test_a_time_zone_not_in_the_list_is_refused_and_changes_nothing(client, value):
+    club = make_club()
+    client.force_login(club.memberships.get().user)
+    response = client.post(reverse("club_time_zone", args=[club.pk]), {"time_zone": value})
+    assert response.status_code == 200
+    assert 'id="id_time_zone_error"' in response.content.decode()
+    club.refresh_from_db()
+    assert club.time_zone == "UTC"
+
+
+def test_time_zone_needs_a_post_a_member_and_a_login(client):
+    club = make_club()
+    url = reverse("club_time_zone", args=[club.pk])
+    assert client.post(url, {"time_zone": "Europe/Paris"}).status_code == 302
+    client.force_login(make_club().memberships.get().user)
+    assert client.post(url, {"time_zone": "Europe/Paris"}).status_code == 404
+    assert client.get(url).status_code == 405
+    assert Club.objects.get(pk=club.pk).time_zone == "UTC"
+
+
+def test_a_new_club_can_start_in_its_time_zone(client):
+    client.force_login(make_club().memberships.get().user)
+    response = client.post(reverse("club_new"), {"name": "Kiwis", "time_zone": "Pacific/Auckland"})
+    assert response.status_code == 302
+    assert Club.objects.get(name="Kiwis").time_zone == "Pacific/Auckland"
+
+
+def test_history_shows_date_and_time_in_the_clubs_time_zone(client, member, game):
+    services.club_set_time_zone(club=game.club, time_zone="Asia/Tokyo")
+    act(services.may_i_spend, game, seat=seats(game)[0])
+    Event.objects.update(created_at=datetime(2026, 3, 5, 20, 30, 15, tzinfo=UTC))
+    body = text_of(client.get(reverse("history", args=[game.pk])))
+    assert "Fri 6 Mar, 05:30:15" in body  # 20:30 UTC on Thursday is 05:30 on Friday in Tokyo
+    assert timezone.get_current_timezone_name() == "UTC"  # and the next request starts in UTC
+
+
+def test_the_round_edit_names_players_not_seats(client, member, game):
+    play_round(game)
+    body = text_of(client.get(reverse("round_edit", args=[game.pk, 1])))
+    menu = body[body.index('name="went_out"') : body.index("</select>", body.index("went_out"))]
+    assert "seat" not in menu.lower().replace('name="went_out"', "")
+    for seat in seats(game):
+        assert f">{seat.player}</option>" in menu

@@ -1,0 +1,96 @@
+"""The README's screenshots, taken in Debian's Chromium from a throwaway database:
+
+    .venv/bin/python -m tools.screenshots            # writes docs/screenshots/*.png
+
+The tables are the browser tests' own (tests.factories.make_tables), with short names."""
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+# (file, page type, viewport, colour scheme)
+SHOTS = [
+    ("round-light.png", "round screen", TABLET, "light"),
+    ("round-dark.png", "round screen", TABLET, "dark"),
+    ("round-phone.png", "round screen", PHONE, "light"),
+    ("score-entry.png", "score entry", TABLET, "light"),
+    ("score-entry-phone.png", "score entry", PHONE, "dark"),
+    ("checker.png", "table checker", TABLET, "light"),
+    ("home-light.png", "home", TABLET, "light"),
+    ("home-dark.png", "home", TABLET, "dark"),
+]
+
+
+def main() -> None:
+    data = tempfile.mkdtemp(prefix="screenshots-")
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
+        DJANGO_DEBUG="true",
+        DATABASE_URL=f"sqlite:///{data}/db.sqlite3",
+        DJANGO_MEDIA_ROOT=f"{data}/media",
+    )
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.testcases import LiveServerThread, _StaticFilesHandler
+    from playwright.sync_api import sync_playwright
+
+    from tests.factories import make_tables, make_user
+
+    call_command("migrate", verbosity=0)
+    user = make_user("ann")
+    pages = make_tables(user, club="Thursday club", players=["Ann", "Ben", "Cleo", "Dev", "Eve"])
+    server = LiveServerThread("localhost", _StaticFilesHandler, port=0)
+    server.daemon = True
+    server.start()
+    server.is_ready.wait()
+    if server.error:
+        raise server.error
+    base = f"http://localhost:{server.port}"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                args=["--no-sandbox", "--disable-gpu"],
+            )
+            login = browser.new_context(base_url=base)
+            page = login.new_page()
+            page.goto("/accounts/login/")
+            page.get_by_label("Username").fill("ann")
+            page.get_by_label("Password").fill("a-long-test-password")
+            page.get_by_role("button", name="Log in").click()
+            page.wait_for_url("/")
+            state = login.storage_state()
+            login.close()
+            for name, kind, viewport, scheme in SHOTS:
+                context = browser.new_context(
+                    base_url=base, viewport=viewport, color_scheme=scheme, storage_state=state
+                )
+                page = context.new_page()
+                page.goto(pages[kind])
+                if kind == "table checker":
+                    page.get_by_label("Cards", exact=True).fill("8H 8S JK | QC QD QS")
+                    page.get_by_label("Can I go down?").check()
+                    page.get_by_role("button", name="Check", exact=True).click()
+                    page.locator("#answer .verdict").wait_for()
+                    page.mouse.move(0, 0)
+                    page.evaluate("document.getElementById('answer').scrollIntoView()")
+                page.screenshot(path=OUT / name)
+                print(OUT / name)
+                context.close()
+            browser.close()
+    finally:
+        server.terminate()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
