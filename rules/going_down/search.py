@@ -40,14 +40,13 @@ class Search:
             not cover and rules.must_discard_to_go_out and not contract.no_discard
         )  # a card must stay in hand to discard
         self.first_only = False  # stop at the first going-down (only whether one exists)
-        points = dict(rules.points)
-        self.joker_points = points[JOKER]
+        self.joker_points = rules.point_value(JOKER)
         self.count: dict[object, int] = {}
         self.key_points: dict[object, int] = {}
         for card in hand:
             key = key_of(card)
             self.count[key] = self.count.get(key, 0) + 1
-            self.key_points[key] = self.joker_points if card.is_joker else points[card.rank]
+            self.key_points[key] = rules.point_value(card.rank)
         self.keys = sorted(key for key in self.count if not is_joker_key(key))
         jokers = [key for key in self.count if is_joker_key(key)]
         # The cards a meld anchored at a natural card may hold besides it: its suit from its

@@ -19,6 +19,7 @@ from ..melds import (
     meld_options,
     refuse,
 )
+from ..scoring import penalty_points
 from .plans import build
 from .search import Search
 
@@ -91,8 +92,7 @@ def _solve(hand: list[Card], contract: Contract, rules: HouseRules, cover: bool)
         return Verdict(False)
     melds = [build(plan, rules) for plan in plans]
     melds.sort(key=_meld_order)
-    points = dict(rules.points)
-    shed = sum(points[card.rank] for meld in melds for card in meld.cards)
+    shed = sum(penalty_points(meld.cards, rules) for meld in melds)
     return Verdict(True, melds=melds, leftover=_leftover(hand, melds), points_shed=shed)
 
 
@@ -166,8 +166,7 @@ def _check_grouped(
         conflict = _conflict_reason(list(choice), rules)
         if conflict is None:
             melds = list(choice)
-            points = dict(rules.points)
-            shed = sum(points[card.rank] for meld in melds for card in meld.cards)
+            shed = sum(penalty_points(meld.cards, rules) for meld in melds)
             return Verdict(True, melds=melds, points_shed=shed)
         first_conflict = first_conflict or conflict
     if first_conflict:
