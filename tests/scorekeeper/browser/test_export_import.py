@@ -49,7 +49,7 @@ def test_export_csv_and_json_then_import_into_a_new_club(tablet, log_in):
     assert page.url.endswith(restored.get_absolute_url())
     expect(page.get_by_role("button", name="Import a club export")).to_have_count(0)
     page.locator("table a").first.click()
-    expect(page.locator(".scoreboard > table > tbody > tr")).to_have_count(4)
+    expect(page.locator(".scoreboard .table-scroll > table > tbody > tr")).to_have_count(4)
     expect(page.get_by_role("img", name=re.compile("Running totals"))).to_be_visible()
 
 

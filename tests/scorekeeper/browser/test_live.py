@@ -156,7 +156,9 @@ def test_a_tap_made_offline_on_a_table_changed_meanwhile_is_refused_and_said_so(
     hand_mark_down(game=table, version=table.version, seat=table.seats.get(position=1), user=member)
 
     tablet.context.set_offline(False)
-    expect(tablet.get_by_role("alert")).to_contain_text("Someone else changed this table")
+    alert = tablet.get_by_role("alert")
+    expect(alert).to_contain_text("nothing was saved")
+    expect(alert).to_contain_text("went down")
     expect(row(tablet, second).locator(".badge.ok")).to_have_text("Down")
     expect(coins_left(tablet, first)).to_have_count(2)
     assert not Event.objects.filter(kind=Event.Kind.MAY_I).exists()
