@@ -12,7 +12,7 @@ from .melds import (
     Verdict,
     describe,
     explain,
-    input_problems,
+    input_refusal,
     joker_for,
     meld_options,
     refuse,
@@ -54,9 +54,9 @@ def check_lay_off(
         cards, meld = list(cards), list(meld)
     except TypeError:
         return refuse("Expected a list of cards and a meld.")
-    problems = input_problems(cards + meld, rules)
-    if problems:
-        return refuse(*problems)
+    refusal = input_refusal(cards + meld, rules)
+    if refusal is not None:
+        return refusal
     if not cards:
         return refuse("No cards were given to lay off.")
     readings = _table_readings(meld, rules)

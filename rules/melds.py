@@ -133,6 +133,12 @@ def input_problems(cards: Sequence[Card], rules: HouseRules) -> list[str]:
     return problems
 
 
+def input_refusal(cards: Sequence[Card], rules: HouseRules) -> Verdict | None:
+    """A refusing verdict naming why these cards cannot be checked at all, or None."""
+    problems = input_problems(cards, rules)
+    return refuse(*problems) if problems else None
+
+
 def joker_for(rank: str, suit: str | None) -> Card:
     """A joker standing for the card of this rank (and suit, when given)."""
     return Card(JOKER, None, Card(rank, suit))
@@ -328,9 +334,9 @@ def check_meld(cards: Sequence[Card], rules: HouseRules = DEFAULT_RULES) -> Verd
         cards = list(cards)
     except TypeError:
         return refuse("Expected a list of cards.")
-    problems = input_problems(cards, rules)
-    if problems:
-        return refuse(*problems)
+    refusal = input_refusal(cards, rules)
+    if refusal is not None:
+        return refusal
     options = meld_options(cards, rules)
     if options:
         return Verdict(True, melds=[options[0]])

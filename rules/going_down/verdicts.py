@@ -15,7 +15,7 @@ from ..melds import (
     Verdict,
     check_meld,
     describe,
-    input_problems,
+    input_refusal,
     meld_options,
     refuse,
 )
@@ -128,9 +128,9 @@ def check_going_down(
         cards, groups = _flatten(cards_or_melds)
     except TypeError:
         return refuse("Expected a list of cards or a list of melds.")
-    problems = input_problems(cards, rules)
-    if problems:
-        return refuse(*problems)
+    refusal = input_refusal(cards, rules)
+    if refusal is not None:
+        return refusal
     if not cards:
         return refuse(f"No cards were given: contract {contract} needs {_needs(wanted)}.")
     if groups is not None:
@@ -216,9 +216,9 @@ def find_going_down(
         hand = list(hand)
     except TypeError:
         return refuse("Expected a list of cards.")
-    problems = input_problems(hand, rules)
-    if problems:
-        return refuse(*problems)
+    refusal = input_refusal(hand, rules)
+    if refusal is not None:
+        return refusal
     verdict = _solve(hand, wanted, rules, cover=wanted.no_discard)
     if verdict.ok:
         return verdict
