@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from rules import Card, HouseRules, parse_cards
 
-from .recognition import SURE_CONFIDENCE
+from .photo_limits import SURE_CONFIDENCE
 
 
 def new_invite_code() -> str:

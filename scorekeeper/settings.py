@@ -12,7 +12,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from scorekeeper.recognition import MAX_PIXELS as RECOGNIZER_MAX_PIXELS
+from scorekeeper.photo_limits import MAX_PIXELS as RECOGNIZER_MAX_PIXELS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

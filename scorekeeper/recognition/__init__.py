@@ -1,15 +1,16 @@
 """Playing-card photo recognition: ``read_cards(image)`` lists the cards a photo shows.
 
-Imports nothing from Django. Importing the package is cheap, as the app's models import it for
-``SURE_CONFIDENCE``: numpy, OpenCV and ONNX Runtime load with the first ``read_cards`` call, Pillow
-and numpy when ``load_image`` or ``UnreadableImage`` is first asked for. See README.md in this
-folder.
+Imports nothing from Django. Importing the package is cheap: numpy, OpenCV and ONNX Runtime load
+with the first ``read_cards`` call, Pillow and numpy when ``load_image`` or ``UnreadableImage`` is
+first asked for. ``MAX_PIXELS`` and ``SURE_CONFIDENCE`` live in ``scorekeeper/photo_limits.py``,
+which the app reads without importing this package. See README.md in this folder.
 """
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .detections import MAX_PIXELS, SURE_CONFIDENCE, Detection
+from ..photo_limits import MAX_PIXELS, SURE_CONFIDENCE
+from .detections import Detection
 
 if TYPE_CHECKING:
     from .images import ImageSource, UnreadableImage, load_image

@@ -1,18 +1,10 @@
-"""What ``read_cards`` returns, and how sure a reading must be to stand unflagged.
+"""What ``read_cards`` returns.
 
-Kept apart from reader.py, and free of numpy, OpenCV and ONNX Runtime, because the app's models
-import ``SURE_CONFIDENCE`` and every management command imports the models.
+Kept apart from reader.py, and free of numpy, OpenCV and ONNX Runtime, so that importing the
+package stays cheap.
 """
 
 from dataclasses import dataclass
-
-# The largest photo read: decompression bombs are refused, and 50 megapixels is well above any
-# phone camera. The app may accept less (DJANGO_PHOTO_MAX_MEGAPIXELS), never more.
-MAX_PIXELS = 50_000_000
-
-# Cards read less surely than this are shown flagged, for the player to check before a meld is
-# checked or a hand scored.
-SURE_CONFIDENCE = 0.95
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """What importing the recognizer costs, and what it may import.
 
-The app's models import the package for one constant (``SURE_CONFIDENCE``) and every management
-command imports the models: OpenCV, ONNX Runtime and numpy load with the first photo read, not
-with the package. Each check runs in a fresh interpreter, where nothing is loaded yet.
+Every management command imports the settings and the models: they read the photo limits from
+``scorekeeper/photo_limits.py`` and never import the recognizer. OpenCV, ONNX Runtime and numpy load
+with the first photo read, not with the package. Each check runs in a fresh interpreter, where
+nothing is loaded yet.
 """
 
 import ast
@@ -16,9 +17,9 @@ PHOTO = Path(__file__).with_name("photos") / "phone_010.jpg"
 HEAVY = ("numpy", "cv2", "onnxruntime", "PIL", "pillow_heif")
 
 
-def modules_loaded_by(code: str, **environment: str) -> set[str]:
-    """Which of the heavy libraries a fresh interpreter has loaded after running ``code``."""
-    report = f"import sys\nprint(' '.join(name for name in {HEAVY!r} if name in sys.modules))"
+def modules_loaded_by(code: str, watched=HEAVY, **environment: str) -> set[str]:
+    """Which of the ``watched`` modules a fresh interpreter has loaded after running ``code``."""
+    report = f"import sys\nprint(' '.join(name for name in {watched!r} if name in sys.modules))"
     result = subprocess.run(
         [sys.executable, "-c", f"{code}\n{report}"],
         capture_output=True,
@@ -40,6 +41,13 @@ def test_the_app_models_load_no_image_or_network_library():
     code = "import django\ndjango.setup()\nimport scorekeeper.models"
     loaded = modules_loaded_by(code, DJANGO_SETTINGS_MODULE="scorekeeper.settings")
     assert loaded & {"numpy", "cv2", "onnxruntime"} == set()
+
+
+def test_the_app_settings_and_models_do_not_import_the_recognizer():
+    code = "import django\ndjango.setup()\nimport scorekeeper.models"
+    watched = ("scorekeeper.recognition",)
+    loaded = modules_loaded_by(code, watched, DJANGO_SETTINGS_MODULE="scorekeeper.settings")
+    assert loaded == set()
 
 
 def test_the_image_error_loads_the_decoder_but_not_the_networks():
