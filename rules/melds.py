@@ -139,6 +139,16 @@ def input_refusal(cards: Sequence[Card], rules: HouseRules) -> Verdict | None:
     return refuse(*problems) if problems else None
 
 
+def listed_cards(cards: Iterable[Card], rules: HouseRules) -> list[Card] | Verdict:
+    """The cards as a list, or a refusing verdict naming why they cannot be checked at all."""
+    try:
+        cards = list(cards)
+    except TypeError:
+        return refuse("Expected a list of cards.")
+    refusal = input_refusal(cards, rules)  # a refusing Verdict is falsy: no `or` here
+    return cards if refusal is None else refusal
+
+
 def joker_for(rank: str, suit: str | None) -> Card:
     """A joker standing for the card of this rank (and suit, when given)."""
     return Card(JOKER, None, Card(rank, suit))
@@ -330,13 +340,9 @@ def explain(cards: Sequence[Card], rules: HouseRules) -> str:
 
 def check_meld(cards: Sequence[Card], rules: HouseRules = DEFAULT_RULES) -> Verdict:
     """Is this set of cards (in any order) one legal meld? The verdict names the joker's card."""
-    try:
-        cards = list(cards)
-    except TypeError:
-        return refuse("Expected a list of cards.")
-    refusal = input_refusal(cards, rules)
-    if refusal is not None:
-        return refusal
+    cards = listed_cards(cards, rules)
+    if isinstance(cards, Verdict):
+        return cards
     options = meld_options(cards, rules)
     if options:
         return Verdict(True, melds=[options[0]])

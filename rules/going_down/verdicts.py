@@ -16,6 +16,7 @@ from ..melds import (
     check_meld,
     describe,
     input_refusal,
+    listed_cards,
     meld_options,
     refuse,
 )
@@ -212,13 +213,9 @@ def find_going_down(
         wanted = _contract_of(contract, rules)
     except RulesError as error:
         return refuse(str(error))
-    try:
-        hand = list(hand)
-    except TypeError:
-        return refuse("Expected a list of cards.")
-    refusal = input_refusal(hand, rules)
-    if refusal is not None:
-        return refusal
+    hand = listed_cards(hand, rules)
+    if isinstance(hand, Verdict):
+        return hand
     verdict = _solve(hand, wanted, rules, cover=wanted.no_discard)
     if verdict.ok:
         return verdict
