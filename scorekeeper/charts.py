@@ -28,30 +28,30 @@ class Line:
     dots: list[tuple[float, float, str]] = field(default_factory=list)
 
 
-@dataclass
-class LineChart:
+@dataclass(kw_only=True)
+class Chart:
+    """What templates/chart.html draws of any chart: its title and description, its size, and the
+    numbers as a table for screen readers (column heads, then (row head, values) rows)."""
+
     title: str
     description: str
+    height: int
+    table: tuple[list[str], list[tuple[str, list]]]
+    width: int = WIDTH
+
+
+@dataclass(kw_only=True)
+class LineChart(Chart):
     labels: list[str]
     lines: list[Line]
     x_ticks: list[Tick]
     y_ticks: list[Tick]
-    height: int
+    x_label_y: int
     plot_left: int = LEFT
     plot_right: int = WIDTH - RIGHT
     y_label_x: int = LEFT - 6
-    width: int = WIDTH
 
     kind = "line"
-
-    @property
-    def x_label_y(self) -> int:
-        return self.height - 8
-
-    @property
-    def table(self) -> tuple[list[str], list[tuple[str, list]]]:
-        """The numbers as a table: column heads, then (row head, values) rows."""
-        return self.labels, [(line.name, line.values) for line in self.lines]
 
 
 @dataclass
@@ -66,27 +66,14 @@ class Bar:
     value_x: float = 0
 
 
-@dataclass
-class BarChart:
-    title: str
-    description: str
-    value_name: str
+@dataclass(kw_only=True)
+class BarChart(Chart):
     bars: list[Bar]
-    height: int
     bar_height: int
     label_width: int
-    width: int = WIDTH
+    label_x: int
 
     kind = "bars"
-
-    @property
-    def label_x(self) -> int:
-        return self.label_width - 6
-
-    @property
-    def table(self) -> tuple[list[str], list[tuple[str, list]]]:
-        """The numbers as a table: column heads, then (row head, values) rows."""
-        return [self.value_name], [(bar.label, [bar.value]) for bar in self.bars]
 
 
 def _number(value: float) -> str:
@@ -145,11 +132,13 @@ def line_chart(
     return LineChart(
         title=title,
         description=description,
+        height=height,
+        table=(labels, [(line.name, line.values) for line in lines]),
         labels=labels,
         lines=lines,
         x_ticks=[Tick(x(i), labels[i]) for i in shown],
         y_ticks=[Tick(y(value), _number(value)) for value in ticks],
-        height=height,
+        x_label_y=height - 8,
     )
 
 
@@ -165,7 +154,8 @@ def bar_chart(
     return BarChart(
         title=title,
         description=description,
-        value_name=value_name,
+        height=max(len(ordered), 1) * (bar_height + gap),
+        table=([value_name], [(label, [value]) for label, value in ordered]),
         bars=[
             Bar(
                 label=label,
@@ -179,9 +169,9 @@ def bar_chart(
             )
             for number, (label, value) in enumerate(ordered)
         ],
-        height=max(len(ordered), 1) * (bar_height + gap),
         bar_height=bar_height,
         label_width=label_width,
+        label_x=label_width - 6,
     )
 
 
