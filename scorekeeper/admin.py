@@ -1,139 +1,22 @@
+"""The admin: every record can be read and searched; what happened at a table is never changed."""
+
 from django.contrib import admin
+from django.db.models import Model
 
-from .models import (
-    Check,
-    Club,
-    Event,
-    Game,
-    Hand,
-    Membership,
-    Photo,
-    Player,
-    Result,
-    Round,
-    RulesProfile,
-    Season,
-    Seat,
-    TableLink,
-    TableMeld,
-)
+from . import models
 
 
-class MembershipInline(admin.TabularInline):
-    model = Membership
-    extra = 0
-    autocomplete_fields = ["user"]
+def inline(model: type[Model], **options) -> type[admin.TabularInline]:
+    """``model``'s rows as a table on their parent's page, with no empty rows offered."""
+    options = {"model": model, "extra": 0, **options}
+    return type(f"{model.__name__}Inline", (admin.TabularInline,), options)
 
 
-@admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "invite_code", "created_at"]
-    search_fields = ["name", "invite_code"]
-    inlines = [MembershipInline]
+class ClubOwnedAdmin(admin.ModelAdmin):
+    """A club's named things: filtered by club, found by their name or their club's."""
 
-
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "created_at"]
     list_filter = ["club"]
     search_fields = ["name", "club__name"]
-
-
-@admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "starts_on", "ends_on"]
-    list_filter = ["club"]
-    search_fields = ["name", "club__name"]
-
-
-@admin.register(RulesProfile)
-class RulesProfileAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "updated_at"]
-    list_filter = ["club"]
-    search_fields = ["name", "club__name"]
-
-
-class SeatInline(admin.TabularInline):
-    model = Seat
-    extra = 0
-    autocomplete_fields = ["player"]
-
-
-@admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "club", "season", "started_at", "finished_at"]
-    list_filter = ["club", "season", ("finished_at", admin.EmptyFieldListFilter)]
-    search_fields = ["club__name", "seats__player__name"]
-    date_hierarchy = "started_at"
-    readonly_fields = ["rules", "version", "created_by", "started_at"]
-    inlines = [SeatInline]
-
-
-class HandInline(admin.TabularInline):
-    model = Hand
-    extra = 0
-    fields = ["seat", "may_i_used", "went_down", "cards", "points"]
-    readonly_fields = ["seat"]
-
-
-@admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "went_out", "finished_at"]
-    list_filter = ["game__club", "number"]
-    search_fields = ["game__club__name"]
-    list_select_related = ["game", "went_out__player"]
-    inlines = [HandInline]
-
-
-@admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
-    """The history is a record: it can be read and searched here, never changed."""
-
-    list_display = ["created_at", "game", "kind", "description", "created_by"]
-    list_filter = ["kind", "game__club"]
-    search_fields = ["description", "game__club__name"]
-    list_select_related = ["game", "created_by"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
-    list_display = ["user", "club", "joined_at"]
-    list_filter = ["club"]
-    search_fields = ["user__username", "club__name"]
-    list_select_related = ["user", "club"]
-
-
-@admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
-    list_display = ["player", "game", "position"]
-    list_filter = ["game__club"]
-    search_fields = ["player__name"]
-    list_select_related = ["player", "game"]
-
-
-@admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "may_i_used", "went_down", "cards", "points"]
-    list_filter = ["went_down", "round__game__club"]
-    search_fields = ["seat__player__name", "cards"]
-    list_select_related = ["seat__player", "round"]
-
-
-@admin.register(TableMeld)
-class TableMeldAdmin(admin.ModelAdmin):
-    list_display = ["cards", "kind", "owner", "round"]
-    list_filter = ["kind"]
-    search_fields = ["cards", "owner__player__name"]
-    list_select_related = ["owner__player", "round__game"]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -146,7 +29,99 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(Check)
+@admin.register(models.Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "invite_code", "created_at"]
+    search_fields = ["name", "invite_code"]
+    inlines = [inline(models.Membership, autocomplete_fields=["user"])]
+
+
+@admin.register(models.Player)
+class PlayerAdmin(ClubOwnedAdmin):
+    list_display = ["name", "club", "created_at"]
+
+
+@admin.register(models.Season)
+class SeasonAdmin(ClubOwnedAdmin):
+    list_display = ["name", "club", "starts_on", "ends_on"]
+
+
+@admin.register(models.RulesProfile)
+class RulesProfileAdmin(ClubOwnedAdmin):
+    list_display = ["name", "club", "updated_at"]
+
+
+@admin.register(models.Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "club", "season", "started_at", "finished_at"]
+    list_filter = ["club", "season", ("finished_at", admin.EmptyFieldListFilter)]
+    search_fields = ["club__name", "seats__player__name"]
+    date_hierarchy = "started_at"
+    readonly_fields = ["rules", "version", "created_by", "started_at"]
+    inlines = [inline(models.Seat, autocomplete_fields=["player"])]
+
+
+@admin.register(models.Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "went_out", "finished_at"]
+    list_filter = ["game__club", "number"]
+    search_fields = ["game__club__name"]
+    list_select_related = ["game", "went_out__player"]
+    inlines = [
+        inline(
+            models.Hand,
+            fields=["seat", "may_i_used", "went_down", "cards", "points"],
+            readonly_fields=["seat"],
+        )
+    ]
+
+
+@admin.register(models.Event)
+class EventAdmin(ReadOnlyAdmin):
+    """The history is a record: it can be read and searched here, never changed nor deleted."""
+
+    list_display = ["created_at", "game", "kind", "description", "created_by"]
+    list_filter = ["kind", "game__club"]
+    search_fields = ["description", "game__club__name"]
+    list_select_related = ["game", "created_by"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "joined_at"]
+    list_filter = ["club"]
+    search_fields = ["user__username", "club__name"]
+    list_select_related = ["user", "club"]
+
+
+@admin.register(models.Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["player", "game", "position"]
+    list_filter = ["game__club"]
+    search_fields = ["player__name"]
+    list_select_related = ["player", "game"]
+
+
+@admin.register(models.Hand)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "may_i_used", "went_down", "cards", "points"]
+    list_filter = ["went_down", "round__game__club"]
+    search_fields = ["seat__player__name", "cards"]
+    list_select_related = ["seat__player", "round"]
+
+
+@admin.register(models.TableMeld)
+class TableMeldAdmin(admin.ModelAdmin):
+    list_display = ["cards", "kind", "owner", "round"]
+    list_filter = ["kind"]
+    search_fields = ["cards", "owner__player__name"]
+    list_select_related = ["owner__player", "round__game"]
+
+
+@admin.register(models.Check)
 class CheckAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "game", "question", "cards", "ok"]
     list_filter = ["question", "ok"]
@@ -154,7 +129,7 @@ class CheckAdmin(ReadOnlyAdmin):
     list_select_related = ["game"]
 
 
-@admin.register(Photo)
+@admin.register(models.Photo)
 class PhotoAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "game", "round", "width", "height"]
     list_filter = ["game__club"]
@@ -162,7 +137,7 @@ class PhotoAdmin(ReadOnlyAdmin):
     list_select_related = ["game", "round"]
 
 
-@admin.register(TableLink)
+@admin.register(models.TableLink)
 class TableLinkAdmin(ReadOnlyAdmin):
     """TV links: deleting one here turns it off, like its button on the round screen."""
 
@@ -172,7 +147,7 @@ class TableLinkAdmin(ReadOnlyAdmin):
     exclude = ["token"]  # an address anyone could watch with: not shown, even to staff
 
 
-@admin.register(Result)
+@admin.register(models.Result)
 class ResultAdmin(ReadOnlyAdmin):
     """Kept by the services from the rounds (a change here would not re-rate later tables)."""
 

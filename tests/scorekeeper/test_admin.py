@@ -42,6 +42,9 @@ def test_history_is_read_only_in_the_admin(client, staff):
     event.refresh_from_db()
     assert event.description != "rewritten"
     assert client.get(reverse("admin:scorekeeper_event_add")).status_code == 403
+    delete = reverse("admin:scorekeeper_event_delete", args=[event.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    assert Event.objects.filter(pk=event.pk).exists()
 
 
 def test_a_tv_link_is_turned_off_in_the_admin_which_never_shows_its_address(client, staff):
