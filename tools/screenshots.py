@@ -1,14 +1,22 @@
-"""The README's screenshots, taken in Debian's Chromium from a throwaway database:
+"""Pictures taken with Debian's headless Chromium (never a downloaded one).
+
+With no arguments, the README's screenshots, from a throwaway database holding the browser tests'
+tables (tests.factories.make_tables) with short names; else one picture of an address or an SVG:
 
     .venv/bin/python -m tools.screenshots            # writes docs/screenshots/*.png
+    .venv/bin/python -m tools.screenshots http://127.0.0.1:8000/tv/<token>/ docs/screenshots/tv.png
+    .venv/bin/python -m tools.screenshots static/icons/maskable.svg static/icons/icon-512.png \
+        --size 512x512
+"""
 
-The tables are the browser tests' own (tests.factories.make_tables), with short names."""
-
+import argparse
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+
+from playwright.sync_api import Browser, Playwright, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
@@ -27,7 +35,30 @@ SHOTS = [
 ]
 
 
-def main() -> None:
+def chromium(playwright: Playwright) -> Browser:
+    return playwright.chromium.launch(
+        executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+        args=["--no-sandbox", "--disable-gpu"],
+    )
+
+
+def screenshot(source: str, out: Path, *, width: int, height: int, dark: bool = False) -> None:
+    """One picture of an address, or of an SVG file (its transparent background kept)."""
+    url = source if "://" in source else Path(source).resolve().as_uri()
+    with sync_playwright() as playwright:
+        browser = chromium(playwright)
+        page = browser.new_page(
+            viewport={"width": width, "height": height},
+            color_scheme="dark" if dark else "light",
+        )
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        page.screenshot(path=out, omit_background=url.endswith(".svg"))
+        browser.close()
+
+
+def readme_screenshots() -> None:
+    """Every picture of SHOTS, of a throwaway database's tables, seen by their member."""
     data = tempfile.mkdtemp(prefix="screenshots-")
     os.environ.update(
         DJANGO_SETTINGS_MODULE="scorekeeper.settings",
@@ -41,7 +72,6 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
     from django.test.testcases import LiveServerThread, _StaticFilesHandler
-    from playwright.sync_api import sync_playwright
 
     from tests.factories import make_tables, make_user
 
@@ -57,10 +87,7 @@ def main() -> None:
     base = f"http://localhost:{server.port}"
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                args=["--no-sandbox", "--disable-gpu"],
-            )
+            browser = chromium(playwright)
             login = browser.new_context(base_url=base)
             page = login.new_page()
             page.goto("/accounts/login/")
@@ -90,6 +117,22 @@ def main() -> None:
     finally:
         server.terminate()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", nargs="?", help="an address, or an SVG file")
+    parser.add_argument("out", nargs="?", type=Path, help="the PNG to write")
+    parser.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in CSS pixels")
+    parser.add_argument("--dark", action="store_true", help="the dark colour scheme")
+    options = parser.parse_args()
+    if options.source is None:
+        readme_screenshots()
+        return
+    if options.out is None:
+        parser.error("give the PNG to write after the address or SVG")
+    width, height = (int(side) for side in options.size.split("x"))
+    screenshot(options.source, options.out, width=width, height=height, dark=options.dark)
 
 
 if __name__ == "__main__":
