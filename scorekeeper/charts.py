@@ -209,25 +209,18 @@ def player_charts(name: str, series: list[dict]) -> list[LineChart]:
     games = len(series)
     totals = [row["total"] for row in series]
     ratings = [round(row["rating"], 1) for row in series]
+
+    def chart(title: str, column: str, values: list, what: str, reading: str) -> LineChart:
+        description = f"{name}'s {what} of {games} finished tables, oldest first; {reading}"
+        return line_chart(
+            title=title, description=description, labels=labels, series=[(column, values)]
+        )
+
+    best = f"lowest is best. Best {min(totals)}, last {totals[-1]}."
+    now = f"higher is better. Now {_number(ratings[-1])}."
     return [
-        line_chart(
-            title="Final totals",
-            description=(
-                f"{name}'s final total at each of {games} finished tables, oldest first; lowest "
-                f"is best. Best {min(totals)}, last {totals[-1]}."
-            ),
-            labels=labels,
-            series=[("Final total", totals)],
-        ),
-        line_chart(
-            title="Rating",
-            description=(
-                f"{name}'s rating after each of {games} finished tables, oldest first; higher "
-                f"is better. Now {_number(ratings[-1])}."
-            ),
-            labels=labels,
-            series=[("Rating", ratings)],
-        ),
+        chart("Final totals", "Final total", totals, "final total at each", best),
+        chart("Rating", "Rating", ratings, "rating after each", now),
     ]
 
 
