@@ -28,6 +28,23 @@ def default_time_zone() -> str:
     return settings.TIME_ZONE
 
 
+class Role(models.TextChoices):
+    """What a member may do in a club; each role may do all that the ones before it may."""
+
+    VIEWER = "viewer", "Viewer"
+    SCORER = "scorer", "Scorer"
+    OWNER = "owner", "Owner"
+
+    @classmethod
+    def invitable(cls) -> list[tuple[str, str]]:
+        # An invite code never makes an owner: owners are made by an owner, one by one.
+        return [(cls.SCORER, cls.SCORER.label), (cls.VIEWER, cls.VIEWER.label)]
+
+    def allows(self, role: "Role") -> bool:
+        order = list(Role)
+        return order.index(self) >= order.index(role)
+
+
 class ClubQuerySet(models.QuerySet):
     def for_user(self, user):
         if not user.is_authenticated:
@@ -43,6 +60,9 @@ class Club(models.Model):
     # An IANA name ("Europe/Paris"): the club's pages show dates and times there. The forms offer
     # zoneinfo's names; the column holds any, so a newer tzdata needs no migration.
     time_zone = models.CharField(max_length=64, default=default_time_zone)
+    # What the invite code gives, set by the club's owners: a role, until a moment (or for ever).
+    invite_role = models.CharField(max_length=6, choices=Role.invitable(), default=Role.SCORER)
+    invite_expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ClubQuerySet.as_manager()
@@ -56,21 +76,37 @@ class Club(models.Model):
     def get_absolute_url(self):
         return reverse("club", args=[self.pk])
 
+    def owner(self):
+        """The club's longest-standing owner: commands run for the club act as them."""
+        return self.memberships.filter(role=Role.OWNER).select_related("user").first().user
+
+    @property
+    def invite_open(self) -> bool:
+        """Whether the invite code still lets newcomers in."""
+        return self.invite_expires_at is None or timezone.now() < self.invite_expires_at
+
 
 class Membership(models.Model):
+    """A user in a club, with the role that says what they may do there."""
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
+    role = models.CharField(max_length=6, choices=Role, default=Role.SCORER)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        ordering = ["joined_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user_per_club")
         ]
 
     def __str__(self):
-        return f"{self.user} in {self.club}"
+        return f"{self.user} in {self.club} ({self.get_role_display().lower()})"
+
+    def allows(self, role: Role) -> bool:
+        return Role(self.role).allows(role)
 
 
 class Player(models.Model):

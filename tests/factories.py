@@ -41,7 +41,9 @@ def make_club(user=None, name: str | None = None) -> Club:
 
 
 def make_player(club: Club, name: str | None = None) -> Player:
-    return services.player_create(club=club, name=name or f"Player {next(_serial)}")
+    return services.player_create(
+        user=club.owner(), club=club, name=name or f"Player {next(_serial)}"
+    )
 
 
 def make_game(
@@ -101,13 +103,17 @@ def member_of(game: Game):
 def go_down(game: Game, seat: Seat, melds_text: str):
     game.refresh_from_db()
     return services.melds_record(
-        game=game, version=game.version, seat=seat, melds=rules.parse_melds(melds_text), user=None
+        game=game,
+        version=game.version,
+        seat=seat,
+        melds=rules.parse_melds(melds_text),
+        user=game.created_by,
     )
 
 
 def go_out(game: Game, seat: Seat):
     game.refresh_from_db()
-    services.round_record_went_out(game=game, version=game.version, seat=seat, user=None)
+    services.round_record_went_out(game=game, version=game.version, seat=seat, user=game.created_by)
     game.refresh_from_db()
 
 
@@ -226,7 +232,7 @@ def record_check(game: Game, round_: Round, cards: str = "8H 8S 8D"):
         cards=cards,
         target=None,
         answer=answer,
-        user=None,
+        user=game.created_by,
     )
 
 

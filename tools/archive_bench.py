@@ -27,7 +27,9 @@ def main(tables: int) -> dict:
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="archive-bench")
     club = services.club_create(user=user, name=f"Bench {time.time():.0f}")
-    players = [services.player_create(club=club, name=f"Player {n}") for n in range(8)]
+    players = [
+        services.player_create(user=club.owner(), club=club, name=f"Player {n}") for n in range(8)
+    ]
     dice = random.Random(7)
     for _ in range(tables):
         game = services.game_start(
@@ -58,7 +60,7 @@ def main(tables: int) -> dict:
     csv_seconds = time.perf_counter() - started
     copy = services.club_create(user=user, name=f"{club.name} copy")
     started = time.perf_counter()
-    counts = services.club_import(club=copy, document=document)
+    counts = services.club_import(user=copy.owner(), club=copy, document=document)
     imported = time.perf_counter() - started
     return {
         "tables": tables,

@@ -1,8 +1,8 @@
 """Forms clean what players type and say what is wrong in their words; services decide the rest.
 
 One module a subject: clubs (accounts, clubs, players, seasons, starting a table, importing a
-club), tables (the round screen's taps and score entry), profiles, checks (the meld checker) and
-photos."""
+club), members (the invite code, roles), tables (the round screen's taps and score entry),
+profiles, checks (the meld checker) and photos."""
 
 from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
 from .clubs import (
@@ -18,6 +18,7 @@ from .clubs import (
     StandingsForm,
     TimeZoneForm,
 )
+from .members import InviteForm, RoleForm
 from .photos import PhotoForm, photo_clean
 from .profiles import ProfileForm
 from .tables import (
@@ -37,11 +38,13 @@ __all__ = [
     "ClubImportForm",
     "GameStartForm",
     "GoingDownForm",
+    "InviteForm",
     "JoinForm",
     "LayOffForm",
     "PhotoForm",
     "PlayerForm",
     "ProfileForm",
+    "RoleForm",
     "ScoreForm",
     "SeasonForm",
     "SeatActionForm",

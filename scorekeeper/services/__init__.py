@@ -2,10 +2,12 @@
 changes everything it should or nothing at all, raising ActionRefused with the player's reason.
 
 One module a subject: accounts, clubs (clubs, players, seasons, rule profiles, starting a table),
-tables (the versioned write and the round screen's taps), melds, scores, undo, checks, photos,
-TV links, backups, and imports (a club restored from its export); `seasons` closes and shares
-seasons and plays a finished table again; `ratings` keeps each finished table's results and the
-ratings; `events` builds each kind of history entry's payload."""
+members (the invite code, roles, removing and leaving), tables (the versioned write and the round
+screen's taps), melds, scores, undo, checks, photos, TV links, backups, and imports (a club
+restored from its export); `seasons` closes and shares seasons and plays a finished table again;
+`ratings` keeps each finished table's results and the ratings; `events` builds each kind of
+history entry's payload. Every write checks the member's role with `roles.role_require` first:
+a RoleRefused is a PermissionDenied, answered with the 403 page and its reason."""
 
 from .accounts import account_delete, account_email_change
 from .checks import check_record
@@ -20,9 +22,17 @@ from .clubs import (
 )
 from .imports import club_import
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
+from .members import (
+    club_invite_rotate,
+    club_invite_set,
+    member_leave,
+    member_remove,
+    member_role_set,
+)
 from .photos import photo_delete, photo_read, photo_record
 from .ratings import ratings_replay, results_rebuild, results_refresh
 from .refusals import ActionRefused, ImportRefused, StaleState
+from .roles import RoleRefused, role_require
 from .scores import round_edit, round_score
 from .seasons import game_play_again, season_close, season_share, season_unshare
 from .tables import hand_mark_down, may_i_spend, round_record_went_out, shanghai_record
@@ -32,6 +42,7 @@ from .undo import action_undo
 __all__ = [
     "ActionRefused",
     "ImportRefused",
+    "RoleRefused",
     "account_delete",
     "account_email_change",
     "StaleState",
@@ -39,12 +50,17 @@ __all__ = [
     "check_record",
     "club_create",
     "club_import",
+    "club_invite_rotate",
+    "club_invite_set",
     "club_join",
     "game_play_again",
     "club_set_time_zone",
     "game_start",
     "hand_mark_down",
     "may_i_spend",
+    "member_leave",
+    "member_remove",
+    "member_role_set",
     "meld_lay_off",
     "melds_record",
     "photo_delete",
@@ -55,6 +71,7 @@ __all__ = [
     "ratings_replay",
     "results_rebuild",
     "results_refresh",
+    "role_require",
     "round_edit",
     "round_record_went_out",
     "round_score",

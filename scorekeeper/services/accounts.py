@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from scorekeeper.models import Club
+from scorekeeper.models import Club, Membership, Role
 
 from .refusals import ActionRefused
 
@@ -18,13 +18,15 @@ def account_email_change(*, user, email: str) -> None:
 def account_delete(*, user, password: str) -> None:
     """Delete the account once its password confirms it. Finished games stay as they are for
     the other members: they no longer say who recorded what. A club this account is the only
-    member of would be left with nobody able to open it, so that is refused first."""
+    owner of would be left with nobody able to run it, so that is refused first."""
     if not user.check_password(password):
         raise ActionRefused("That is not your password, so the account was not deleted.")
-    alone = [club.name for club in Club.objects.for_user(user) if club.memberships.count() == 1]
+    owned = user.memberships.filter(role=Role.OWNER).values("club")
+    others = Membership.objects.filter(club__in=owned, role=Role.OWNER).exclude(user=user)
+    alone = Club.objects.filter(pk__in=owned).exclude(pk__in=others.values("club"))
     if alone:
         raise ActionRefused(
-            f"You are the only member of {', '.join(alone)}: give someone the invite code "
-            "first, or nobody could open the club again."
+            f"You are the only owner of {', '.join(club.name for club in alone)}: make another "
+            "member an owner first, or nobody could run the club again."
         )
     user.delete()

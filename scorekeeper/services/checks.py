@@ -2,9 +2,10 @@
 
 from django.db import transaction
 
-from scorekeeper.models import Check, Game, Photo, Round
+from scorekeeper.models import Check, Game, Photo, Role, Round
 
 from .refusals import ActionRefused
+from .roles import role_require
 from .tables import current_round
 
 
@@ -22,6 +23,7 @@ def check_record(
 ) -> Check:
     """Keep a question asked at the table about `round_`, and the checker's answer, in the
     round's history, with the photo the cards were read from."""
+    role_require(club=game.club_id, user=user, role=Role.SCORER)
     if current_round(game).pk != round_.pk:
         raise ActionRefused(
             f"Contract {round_.number} was scored on another tablet a moment ago, so this "

@@ -7,17 +7,18 @@ from django.db import transaction
 from django.utils import timezone
 
 import rules
-from scorekeeper.models import Club, Game, Membership, Player, RulesProfile, Season, Seat
+from scorekeeper.models import Club, Game, Membership, Player, Role, RulesProfile, Season, Seat
 
 from .refusals import ActionRefused
+from .roles import role_require
 from .tables import round_deal
 
 
 @transaction.atomic
 def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
-    """A new club with its creator as member, the seed rules and a season for this year."""
+    """A new club with its creator as owner, the seed rules and a season for this year."""
     club = Club.objects.create(name=name, time_zone=time_zone or settings.TIME_ZONE)
-    Membership.objects.create(club=club, user=user)
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
     RulesProfile.objects.create(
         club=club, name=RulesProfile.SEED_NAME, settings=rules.HouseRules().to_dict()
     )
@@ -27,8 +28,9 @@ def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
 
 
 @transaction.atomic
-def club_set_time_zone(*, club: Club, time_zone: str) -> Club:
+def club_set_time_zone(*, club: Club, user, time_zone: str) -> Club:
     """Show the club's dates and times in `time_zone` (an IANA name the form has checked)."""
+    role_require(club=club, user=user, role=Role.OWNER)
     club.time_zone = time_zone
     club.save(update_fields=["time_zone"])
     return club
@@ -36,15 +38,23 @@ def club_set_time_zone(*, club: Club, time_zone: str) -> Club:
 
 @transaction.atomic
 def club_join(*, user, invite_code: str) -> Club:
+    """Join the club whose invite code this is, in the role its owners chose for newcomers.
+    A member who joins again keeps the role they have."""
     club = Club.objects.filter(invite_code=invite_code.strip()).first()
     if club is None:
         raise ActionRefused("No club has that invite code. Check it with a member of the club.")
-    Membership.objects.get_or_create(club=club, user=user)
+    if not club.invite_open:
+        raise ActionRefused(
+            "That invite code has expired. Ask one of the club's owners for a new one."
+        )
+    Membership.objects.get_or_create(club=club, user=user, defaults={"role": club.invite_role})
     return club
 
 
 @transaction.atomic
-def player_create(*, club: Club, name: str) -> Player:
+def player_create(*, club: Club, user, name: str) -> Player:
+    """A new name for the club's tables; scorers add players as they sit down."""
+    role_require(club=club, user=user, role=Role.SCORER)
     name = " ".join(name.split())
     if club.players.filter(name__iexact=name).exists():
         raise ActionRefused(f"{club} already has a player called {name}.")
@@ -52,8 +62,11 @@ def player_create(*, club: Club, name: str) -> Player:
 
 
 @transaction.atomic
-def season_create(*, club: Club, name: str, starts_on: date, ends_on: date | None = None) -> Season:
+def season_create(
+    *, club: Club, user, name: str, starts_on: date, ends_on: date | None = None
+) -> Season:
     """A new season of the club; `ends_on` (optional) is the first day it is over."""
+    role_require(club=club, user=user, role=Role.OWNER)
     if club.seasons.filter(name=name).exists():
         raise ActionRefused(f"{club} already has a season called {name}.")
     if ends_on is not None and ends_on < starts_on:
@@ -63,9 +76,15 @@ def season_create(*, club: Club, name: str, starts_on: date, ends_on: date | Non
 
 @transaction.atomic
 def profile_save(
-    *, club: Club, name: str, house_rules: rules.HouseRules, profile: RulesProfile | None = None
+    *,
+    club: Club,
+    user,
+    name: str,
+    house_rules: rules.HouseRules,
+    profile: RulesProfile | None = None,
 ) -> RulesProfile:
     """Create or update a rule profile. Tables already started keep their own copy of the rules."""
+    role_require(club=club, user=user, role=Role.OWNER)
     clash = club.profiles.filter(name=name)
     if profile is not None:
         clash = clash.exclude(pk=profile.pk)
@@ -92,6 +111,7 @@ def game_start(
 ) -> Game:
     """Seat the players in the order given and deal contract 1, under the profile's rules or
     `house_rules` when given (a table played again keeps its own copy)."""
+    role_require(club=club, user=user, role=Role.SCORER)
     house_rules = house_rules or profile.house_rules
     if len(set(players)) != len(players):
         raise ActionRefused("Each player can sit at the table only once.")

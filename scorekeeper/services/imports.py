@@ -6,9 +6,10 @@ from django.db import DatabaseError, connections, router, transaction
 
 import rules
 from scorekeeper import archive
-from scorekeeper.models import Club, Event, Game, RulesProfile, Seat, TableMeld
+from scorekeeper.models import Club, Event, Game, Role, RulesProfile, Seat, TableMeld
 
 from .refusals import ImportRefused
+from .roles import role_require
 
 
 class _Rows:
@@ -153,10 +154,11 @@ def _accounts(tables: dict) -> dict[str, int]:
     return dict(get_user_model().objects.filter(username__in=named).values_list("username", "pk"))
 
 
-def club_import(*, club: Club, document: bytes | str) -> dict[str, int]:
+def club_import(*, club: Club, user, document: bytes | str) -> dict[str, int]:
     """Restore an exported club into `club`, which must have no players and no tables yet: its
     seasons and rule profiles are replaced by the file's. Returns the rows restored by model.
     A file that cannot be restored whole is refused with ImportRefused and changes nothing."""
+    role_require(club=club, user=user, role=Role.OWNER)
     payload = archive.document_payload(document)
     tables = payload["models"]
     accounts = _accounts(tables)

@@ -3,10 +3,11 @@
 from django.core.files.base import ContentFile
 from django.db import transaction
 
-from scorekeeper.models import Game, Photo
+from scorekeeper.models import Game, Photo, Role
 from scorekeeper.recognition import UnreadableImage, read_cards
 
 from .refusals import ActionRefused
+from .roles import role_require
 from .tables import current_round
 
 
@@ -31,6 +32,7 @@ def photo_record(*, game: Game, photo, user) -> Photo:
     tablets write meanwhile. The file is written before its row, and removed again if the row
     cannot be kept (the round was scored meanwhile, say), so no file is left without its row.
     """
+    role_require(club=game.club_id, user=user, role=Role.SCORER)
     kept = photo_read(photo=photo)
     kept.game = game
     kept.created_by = user
@@ -46,9 +48,10 @@ def photo_record(*, game: Game, photo, user) -> Photo:
 
 
 @transaction.atomic
-def photo_delete(*, photo: Photo) -> None:
+def photo_delete(*, photo: Photo, user) -> None:
     """Delete a photo, and its file once the row's deletion is committed (a deletion rolled
     back keeps both); the check it belonged to stays in the history."""
+    role_require(club=photo.game.club_id, user=user, role=Role.SCORER)
     storage, name = photo.image.storage, photo.image.name
     photo.delete()
     transaction.on_commit(lambda: storage.delete(name))

@@ -6,15 +6,17 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.models import Game, Season
+from scorekeeper.models import Game, Role, Season
 
 from .clubs import game_start
 from .refusals import ActionRefused
+from .roles import role_require
 
 
 @transaction.atomic
-def season_close(*, season: Season) -> Season:
+def season_close(*, season: Season, user) -> Season:
     """End the season today: it is no longer current, and new tables go elsewhere."""
+    role_require(club=season.club_id, user=user, role=Role.OWNER)
     today = timezone.localdate()
     if season.ends_on is not None and season.ends_on <= today:
         raise ActionRefused(f"{season} has already ended.")
@@ -26,16 +28,18 @@ def season_close(*, season: Season) -> Season:
 
 
 @transaction.atomic
-def season_share(*, season: Season) -> Season:
+def season_share(*, season: Season, user) -> Season:
     """Open the season's standings to anyone with a new unguessable link (an old one stops)."""
+    role_require(club=season.club_id, user=user, role=Role.OWNER)
     season.share_token = secrets.token_urlsafe(32)
     season.save(update_fields=["share_token"])
     return season
 
 
 @transaction.atomic
-def season_unshare(*, season: Season) -> Season:
+def season_unshare(*, season: Season, user) -> Season:
     """Revoke the season's read-only link: it stops working at once."""
+    role_require(club=season.club_id, user=user, role=Role.OWNER)
     season.share_token = None
     season.save(update_fields=["share_token"])
     return season

@@ -7,14 +7,16 @@ from django.db import transaction
 from django.db.models import F
 
 from scorekeeper import selectors
-from scorekeeper.models import Event, Game, Hand, Round, Seat
+from scorekeeper.models import Event, Game, Hand, Role, Round, Seat
 
 from .events import event_record, melds_laid
 from .refusals import ActionRefused, StaleState
+from .roles import role_require
 
 
 def table_write(service):
-    """Run a write to a table in one transaction, if the screen it came from is up to date.
+    """Run a write to a table in one transaction, if `user` may score at it and the screen it
+    came from is up to date.
 
     The wrapped service is called as `service(game=..., version=..., ...)`, `version` being the
     table's version that screen showed. A conditional UPDATE is atomic on every database: of two
@@ -23,7 +25,8 @@ def table_write(service):
     """
 
     @functools.wraps(service)
-    def write(*, game: Game, version: int, **kwargs):
+    def write(*, game: Game, version: int, user, **kwargs):
+        role_require(club=game.club_id, user=user, role=Role.SCORER)
         try:
             with transaction.atomic():
                 claimed = Game.objects.filter(pk=game.pk, version=version).update(
@@ -32,7 +35,7 @@ def table_write(service):
                 if not claimed:
                     raise StaleState(selectors.changes_since(game, version))
                 game.version = version + 1
-                return service(game=game, **kwargs)
+                return service(game=game, user=user, **kwargs)
         except Exception:
             game.version = version
             raise

@@ -1,20 +1,45 @@
 """Every object a view shows or changes is fetched here, only if the signed-in user may see it:
-a member of its club. Anything else is a 404, never a 403 that would confirm it exists."""
+a member of its club. Anything else is a 404, never a 403 that would confirm it exists. A member
+whose role does not allow what the view does (`role`, reading by default) gets the 403 page with
+the reason; the services check the role again for every write.
 
-from django.db.models import QuerySet
+Each object comes with `member_role`, the user's role in its club, for the templates to offer
+only what that role may do; the same query fetches it."""
+
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 
 from scorekeeper import selectors
 from scorekeeper.forms import row_id
-from scorekeeper.models import Club, Game, Photo, Player, RulesProfile, Season
+from scorekeeper.models import (
+    Club,
+    Game,
+    Membership,
+    Photo,
+    Player,
+    Role,
+    RulesProfile,
+    Season,
+)
+from scorekeeper.services import roles
 
 
-def _one_or_404(queryset: QuerySet, pk: int, what: str):
+def _one_or_404(
+    request: HttpRequest, queryset: QuerySet, pk: int, what: str, *, club: str, role: Role
+):
+    """The object `pk` of `queryset` if the user is a member of its club (at the path `club`),
+    and their role allows `role`."""
+    if not request.user.is_authenticated:
+        raise Http404(f"No such {what}")
+    member_role = Membership.objects.filter(club=OuterRef(club), user=request.user)
+    queryset = queryset.annotate(member_role=Subquery(member_role.values("role")[:1]))
     try:
-        return queryset.get(pk=pk)
+        found = queryset.filter(member_role__isnull=False).get(pk=pk)
     except queryset.model.DoesNotExist:
         raise Http404(f"No such {what}") from None
+    roles.role_check(found.member_role, role)
+    return found
 
 
 def _in_time_zone_of(club: Club) -> None:
@@ -23,50 +48,55 @@ def _in_time_zone_of(club: Club) -> None:
     timezone.activate(club.time_zone)
 
 
-def club_or_404(request: HttpRequest, pk: int) -> Club:
-    club = _one_or_404(Club.objects.for_user(request.user), pk, "club")
+def club_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Club:
+    club = _one_or_404(request, Club.objects.all(), pk, "club", club="pk", role=role)
     _in_time_zone_of(club)
     return club
 
 
-def game_or_404(request: HttpRequest, pk: int) -> Game:
-    game = _one_or_404(Game.objects.for_user(request.user).select_related("club"), pk, "table")
+def membership_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Membership:
+    memberships = Membership.objects.select_related("club", "user")
+    return _one_or_404(request, memberships, pk, "member", club="club", role=role)
+
+
+def game_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Game:
+    games = Game.objects.select_related("club")
+    game = _one_or_404(request, games, pk, "table", club="club", role=role)
     _in_time_zone_of(game.club)
     return game
 
 
-def game_in_play_or_404(request: HttpRequest, pk: int) -> tuple[Game, selectors.Board]:
+def game_in_play_or_404(
+    request: HttpRequest, pk: int, *, role: Role = Role.VIEWER
+) -> tuple[Game, selectors.Board]:
     """The table and its board while a round is being played: a finished game has no checker."""
-    game = game_or_404(request, pk)
+    game = game_or_404(request, pk, role=role)
     board = selectors.game_board(game)
     if board.current is None:
         raise Http404("This game is over")
     return game, board
 
 
-def profile_or_404(request: HttpRequest, pk: int) -> RulesProfile:
-    clubs = Club.objects.for_user(request.user)
-    profiles = RulesProfile.objects.select_related("club").filter(club__in=clubs)
-    profile = _one_or_404(profiles, pk, "rule profile")
+def profile_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> RulesProfile:
+    profiles = RulesProfile.objects.select_related("club")
+    profile = _one_or_404(request, profiles, pk, "rule profile", club="club", role=role)
     _in_time_zone_of(profile.club)
     return profile
 
 
-def season_or_404(request: HttpRequest, pk: int) -> Season:
-    clubs = Club.objects.for_user(request.user)
-    return _one_or_404(Season.objects.select_related("club").filter(club__in=clubs), pk, "season")
+def season_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Season:
+    seasons = Season.objects.select_related("club")
+    return _one_or_404(request, seasons, pk, "season", club="club", role=role)
 
 
-def player_or_404(request: HttpRequest, pk: int) -> Player:
-    clubs = Club.objects.for_user(request.user)
-    return _one_or_404(Player.objects.select_related("club").filter(club__in=clubs), pk, "player")
+def player_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Player:
+    players = Player.objects.select_related("club")
+    return _one_or_404(request, players, pk, "player", club="club", role=role)
 
 
-def photo_or_404(request: HttpRequest, pk: int) -> Photo:
-    clubs = Club.objects.for_user(request.user)
-    return _one_or_404(
-        Photo.objects.select_related("game").filter(game__club__in=clubs), pk, "photo"
-    )
+def photo_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Photo:
+    photos = Photo.objects.select_related("game")
+    return _one_or_404(request, photos, pk, "photo", club="game__club", role=role)
 
 
 def table_photo_or_none(game: Game, pk) -> Photo | None:

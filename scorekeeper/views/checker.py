@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 import rules
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, melds_clean
-from scorekeeper.models import Check, Club, RulesProfile
+from scorekeeper.models import Check, Club, Role, RulesProfile
 from scorekeeper.views.access import game_in_play_or_404, table_photo_or_none
 
 # Each question's answer is headed in its own words: (when yes, when no).
@@ -75,7 +75,7 @@ def checker(request: HttpRequest) -> HttpResponse:
 def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The checker at a table: the round's contract, the table's rules and melds; every question
     asked here is kept in the round's history."""
-    game, board = game_in_play_or_404(request, pk)
+    game, board = game_in_play_or_404(request, pk, role=Role.SCORER)
     melds = board.melds
     form = CheckForm(
         request.POST or None,

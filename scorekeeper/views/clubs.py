@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +16,7 @@ from scorekeeper.forms import (
     SeasonForm,
     TimeZoneForm,
 )
-from scorekeeper.models import Club, Game
+from scorekeeper.models import Club, Game, Role
 from scorekeeper.views.access import club_or_404
 
 
@@ -84,25 +86,33 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _club_page(request, club_or_404(request, pk))
 
 
+def _saved(form, save: Callable[[dict], object]) -> bool:
+    """Whether `form` cleaned and `save(cleaned_data)` kept it; a refusal (a name the club
+    already has, say) becomes the name's error."""
+    if not form.is_valid():
+        return False
+    try:
+        save(form.cleaned_data)
+    except services.ActionRefused as refusal:
+        form.add_error("name", str(refusal))
+        return False
+    return True
+
+
 @require_POST
 @login_required
 def player_add(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk)
+    club = club_or_404(request, pk, role=Role.SCORER)
     form = PlayerForm(request.POST)
-    if form.is_valid():
-        try:
-            services.player_create(club=club, name=form.cleaned_data["name"])
-        except services.ActionRefused as refusal:
-            form.add_error("name", str(refusal))
-        else:
-            form = None
+    saved = _saved(form, lambda data: services.player_create(club=club, user=request.user, **data))
     if request.htmx:
-        return render(
-            request,
-            "club.html#players",
-            {"club": club, "players": club.players.all(), "player_form": form or PlayerForm()},
-        )
-    if form is None:
+        context = {
+            "club": club,
+            "players": club.players.all(),
+            "player_form": PlayerForm() if saved else form,
+        }
+        return render(request, "club.html#players", context)
+    if saved:
         return redirect(club)
     return _club_page(request, club, player_form=form)
 
@@ -110,26 +120,23 @@ def player_add(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def season_add(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk)
+    club = club_or_404(request, pk, role=Role.OWNER)
     form = SeasonForm(request.POST)
-    if form.is_valid():
-        try:
-            services.season_create(club=club, **form.cleaned_data)
-        except services.ActionRefused as refusal:
-            form.add_error("name", str(refusal))
-        else:
-            return redirect(club)
+    if _saved(form, lambda data: services.season_create(club=club, user=request.user, **data)):
+        return redirect(club)
     return _club_page(request, club, season_form=form)
 
 
 @require_POST
 @login_required
 def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk)
+    club = club_or_404(request, pk, role=Role.OWNER)
     form = TimeZoneForm(request.POST)
     if not form.is_valid():
         return _club_page(request, club, time_zone_form=form)
-    services.club_set_time_zone(club=club, time_zone=form.cleaned_data["time_zone"])
+    services.club_set_time_zone(
+        club=club, user=request.user, time_zone=form.cleaned_data["time_zone"]
+    )
     messages.success(request, f"{club}'s dates and times are now in {club.time_zone}.")
     return redirect(club)
 
@@ -137,7 +144,7 @@ def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def game_new(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk)
+    club = club_or_404(request, pk, role=Role.SCORER)
     form = GameStartForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scorekeeper import archive, score_sheet, services
 from scorekeeper.forms import ClubImportForm
-from scorekeeper.models import Club
+from scorekeeper.models import Club, Role
 from scorekeeper.views.access import club_or_404
 
 
@@ -52,11 +52,13 @@ def club_export_csv(request: HttpRequest, pk: int, season_pk: int | None = None)
 @require_http_methods(["GET", "POST"])
 @login_required
 def club_import(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk)
+    club = club_or_404(request, pk, role=Role.OWNER)
     form = ClubImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            counts = services.club_import(club=club, document=form.cleaned_data["document"])
+            counts = services.club_import(
+                club=club, user=request.user, document=form.cleaned_data["document"]
+            )
         except services.ImportRefused as refusal:
             form.add_error("document", str(refusal))
         else:

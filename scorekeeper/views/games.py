@@ -18,6 +18,7 @@ from scorekeeper.forms import (
     VersionedForm,
     WentOutForm,
 )
+from scorekeeper.models import Role
 from scorekeeper.views.access import game_or_404
 from scorekeeper.views.writes import write_or_refusal
 
@@ -117,7 +118,7 @@ def _table_action(form_class, service):
     @require_POST
     @login_required
     def view(request: HttpRequest, pk: int) -> HttpResponse:
-        game = game_or_404(request, pk)
+        game = game_or_404(request, pk, role=Role.SCORER)
         return write_or_refusal(
             form_class(request.POST, game=game),
             lambda data: service(game=game, user=request.user, **data),
@@ -139,7 +140,7 @@ undo = _table_action(VersionedForm, services.action_undo)
 @require_POST
 @login_required
 def score(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk)
+    game = game_or_404(request, pk, role=Role.SCORER)
     board = selectors.game_board(game)
     if board.current is None:
         return table_page_refused(
@@ -176,7 +177,7 @@ def score(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    game = game_or_404(request, pk)
+    game = game_or_404(request, pk, role=Role.SCORER)
     round_ = game.rounds.filter(number=number, finished_at__isnull=False).first()
     if round_ is None:
         raise Http404("No finished round with that number")

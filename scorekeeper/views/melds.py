@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from scorekeeper import services
 from scorekeeper.forms import GoingDownForm, LayOffForm
+from scorekeeper.models import Role
 from scorekeeper.views.access import game_in_play_or_404, game_or_404
 from scorekeeper.views.checker import checker_page_refused
 from scorekeeper.views.writes import write_or_refusal
@@ -27,7 +28,7 @@ def _record(request, game, form, write) -> HttpResponse:
 @login_required
 def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
     """Lay the checked melds on the table as the seat's going down."""
-    game = game_or_404(request, pk)
+    game = game_or_404(request, pk, role=Role.SCORER)
     return _record(
         request,
         game,
@@ -40,7 +41,7 @@ def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def lay_off(request: HttpRequest, pk: int) -> HttpResponse:
     """Cards laid off on a table meld; with a discarder, a Shanghai claim onto that meld."""
-    game, board = game_in_play_or_404(request, pk)
+    game, board = game_in_play_or_404(request, pk, role=Role.SCORER)
 
     def write(data):
         played = {

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, row_id
+from scorekeeper.models import Role
 from scorekeeper.views.access import game_in_play_or_404, game_or_404, photo_or_404
 from scorekeeper.views.checker import checker_page, standalone_form
 from scorekeeper.views.games import table_page, table_page_refused
@@ -21,7 +22,7 @@ from scorekeeper.views.games import table_page, table_page_refused
 @login_required
 def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
     """Read the cards in a photo taken at the table into the checker, to confirm or correct."""
-    game, board = game_in_play_or_404(request, pk)
+    game, board = game_in_play_or_404(request, pk, role=Role.SCORER)
     melds = board.melds
     photo_form = PhotoForm(request.POST, request.FILES)
     form = CheckForm(table_melds=melds)
@@ -52,7 +53,7 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     """Read one player's cards from a photo into the score entry, keeping what else was typed."""
-    game = game_or_404(request, pk)
+    game = game_or_404(request, pk, role=Role.SCORER)
     board = selectors.game_board(game)
     if not board.scoring:
         return table_page_refused(request, game, services.StaleState())
@@ -165,7 +166,7 @@ def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def photo_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    photo = photo_or_404(request, pk)
+    photo = photo_or_404(request, pk, role=Role.SCORER)
     game = photo.game
-    services.photo_delete(photo=photo)
+    services.photo_delete(photo=photo, user=request.user)
     return redirect("table_check", pk=game.pk)

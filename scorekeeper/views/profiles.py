@@ -7,6 +7,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 import rules
 from scorekeeper import services
 from scorekeeper.forms import ProfileForm
+from scorekeeper.models import Role
 from scorekeeper.views.access import club_or_404, profile_or_404
 
 
@@ -20,6 +21,7 @@ def _profile_form_page(request, club, profile):
         try:
             profile = services.profile_save(
                 club=club,
+                user=request.user,
                 profile=profile,
                 name=form.cleaned_data["name"],
                 house_rules=form.cleaned_data["house_rules"],
@@ -35,13 +37,13 @@ def _profile_form_page(request, club, profile):
 @require_http_methods(["GET", "POST"])
 @login_required
 def profile_new(request: HttpRequest, pk: int) -> HttpResponse:
-    return _profile_form_page(request, club_or_404(request, pk), None)
+    return _profile_form_page(request, club_or_404(request, pk, role=Role.OWNER), None)
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
 def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    profile = profile_or_404(request, pk)
+    profile = profile_or_404(request, pk, role=Role.OWNER)
     return _profile_form_page(request, profile.club, profile)
 
 

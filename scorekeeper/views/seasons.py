@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import services, standings
 from scorekeeper.forms import StandingsForm
-from scorekeeper.models import Season
+from scorekeeper.models import Role, Season
 from scorekeeper.views.access import club_or_404, game_or_404, season_or_404
 
 
@@ -78,9 +78,9 @@ def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _season_write(request, pk, service, done: str) -> HttpResponse:
-    season = season_or_404(request, pk)
+    season = season_or_404(request, pk, role=Role.OWNER)
     try:
-        service(season=season)
+        service(season=season, user=request.user)
     except services.ActionRefused as refusal:
         messages.error(request, str(refusal))
     else:
@@ -113,7 +113,7 @@ def season_unshare(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def play_again(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk)
+    game = game_or_404(request, pk, role=Role.SCORER)
     try:
         new_game = services.game_play_again(game=game, user=request.user)
     except services.ActionRefused as refusal:

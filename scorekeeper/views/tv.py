@@ -8,7 +8,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import polling, selectors, services
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Role
 
 from .access import game_or_404
 
@@ -45,7 +45,7 @@ def _tv_link(request: HttpRequest, game: Game) -> HttpResponse:
 @require_POST
 @login_required
 def tv_link_create(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk)
+    game = game_or_404(request, pk, role=Role.SCORER)
     services.tv_link_create(game=game, user=request.user)
     return _tv_link(request, game)
 
@@ -53,6 +53,6 @@ def tv_link_create(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def tv_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk)
-    services.tv_link_revoke(game=game)
+    game = game_or_404(request, pk, role=Role.SCORER)
+    services.tv_link_revoke(game=game, user=request.user)
     return _tv_link(request, game)

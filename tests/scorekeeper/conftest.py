@@ -120,7 +120,9 @@ def short_rules(game):
     house_rules = rules.HouseRules.from_dict(
         {"contracts": [[2, 0], [1, 1], [0, 2]], "cards_dealt": [10, 10, 10]}
     )
-    return services.profile_save(club=game.club, name="Short", house_rules=house_rules)
+    return services.profile_save(
+        user=game.club.owner(), club=game.club, name="Short", house_rules=house_rules
+    )
 
 
 @pytest.fixture
@@ -141,6 +143,7 @@ def bonus_game():
         club=club,
         name="Bonuses",
         house_rules=rules.HouseRules(shanghai_bonus=10, rummy_bonus=True),
+        user=club.owner(),
     )
     return make_game(club, 3, profile=profile)
 

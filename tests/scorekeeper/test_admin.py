@@ -48,7 +48,8 @@ def test_history_is_read_only_in_the_admin(client, staff):
 
 
 def test_a_tv_link_is_turned_off_in_the_admin_which_never_shows_its_address(client, staff):
-    link = tv_link_create(game=make_game(players=3), user=staff)
+    game = make_game(players=3)
+    link = tv_link_create(game=game, user=game.created_by)
     change = client.get(reverse("admin:scorekeeper_tablelink_change", args=[link.pk]))
     assert change.status_code == 200
     assert link.token not in change.content.decode()

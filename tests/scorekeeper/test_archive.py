@@ -31,8 +31,10 @@ def make_lived_in_club():
     ann, bob = make_user("ann-archive"), make_user("bob-archive")
     club = make_club(ann, name="Thursday Night")
     services.club_join(user=bob, invite_code=club.invite_code)
-    services.season_create(club=club, name="Winter", starts_on="2026-01-05")
-    services.profile_save(club=club, name="Quick", house_rules=rules.HouseRules(may_i_limit=3))
+    services.season_create(user=club.owner(), club=club, name="Winter", starts_on="2026-01-05")
+    services.profile_save(
+        user=club.owner(), club=club, name="Quick", house_rules=rules.HouseRules(may_i_limit=3)
+    )
     game = make_game(club, players=4, user=ann)
     seats = _seats(game)
     services.may_i_spend(game=game, version=_fresh(game), seat=seats[1], user=bob)
@@ -75,7 +77,7 @@ def make_lived_in_club():
     finished = make_game(club, players=3, user=ann)
     for went_out in [0, 1, 2, 0, 1, 2, 0]:
         play_round(finished, went_out=went_out, points=[10, 20], user=ann)
-    services.season_share(season=finished.season)
+    services.season_share(user=finished.season.club.owner(), season=finished.season)
     other = make_game(club, players=3, user=bob)
     services.melds_record(
         game=other,
@@ -157,7 +159,7 @@ def test_every_model_of_the_app_is_exported_or_left_out_on_purpose():
 
 def test_an_imported_club_is_the_exported_one_row_for_row(exported, empty_club):
     club, document = exported
-    counts = services.club_import(club=empty_club, document=document)
+    counts = services.club_import(user=empty_club.owner(), club=empty_club, document=document)
 
     assert counts["event"] == Event.objects.filter(game__club=club).count() == 24
     assert counts["tablemeld"] == 4 and counts["check"] == 1 and counts["result"] == 3
@@ -171,7 +173,7 @@ def test_an_imported_club_is_the_exported_one_row_for_row(exported, empty_club):
 
 def test_ids_inside_the_history_point_to_the_restored_rows(exported, empty_club):
     club, document = exported
-    services.club_import(club=empty_club, document=document)
+    services.club_import(user=empty_club.owner(), club=empty_club, document=document)
     restored = empty_club.games.order_by("-pk").first()  # the table left with a player down
     down = restored.events.get(kind=Event.Kind.WENT_DOWN)
     assert set(down.after["melds"]) == set(
@@ -179,7 +181,7 @@ def test_ids_inside_the_history_point_to_the_restored_rows(exported, empty_club)
     )
     # Undo after the import takes back the restored melds, and only those.
     original_melds = TableMeld.objects.filter(round__game__club=club).count()
-    services.action_undo(game=restored, version=restored.version, user=None)
+    services.action_undo(game=restored, version=restored.version, user=empty_club.owner())
     assert not TableMeld.objects.filter(round__game=restored).exists()
     assert TableMeld.objects.filter(round__game__club=club).count() == original_melds
 
@@ -187,7 +189,7 @@ def test_ids_inside_the_history_point_to_the_restored_rows(exported, empty_club)
 def test_accounts_are_matched_by_username_and_missing_ones_left_empty(exported, empty_club):
     _, document = exported
     get_user_model().objects.filter(username="bob-archive").delete()
-    services.club_import(club=empty_club, document=document)
+    services.club_import(user=empty_club.owner(), club=empty_club, document=document)
     events = Event.objects.filter(game__club=empty_club)
     assert events.filter(created_by__username="ann-archive").exists()
     assert not events.filter(created_by__username="bob-archive").exists()
@@ -196,7 +198,7 @@ def test_accounts_are_matched_by_username_and_missing_ones_left_empty(exported, 
 
 def test_times_are_restored_to_the_microsecond(exported, empty_club):
     club, document = exported
-    services.club_import(club=empty_club, document=document)
+    services.club_import(user=empty_club.owner(), club=empty_club, document=document)
     original = list(Event.objects.filter(game__club=club).order_by("pk"))
     restored = list(Event.objects.filter(game__club=empty_club).order_by("pk"))
     assert [event.created_at for event in restored] == [event.created_at for event in original]
@@ -301,7 +303,7 @@ def test_a_bad_file_is_refused_with_a_reason_and_changes_nothing(
     _, document = exported
     before = _snapshot(empty_club)
     with pytest.raises(services.ImportRefused) as refusal:
-        services.club_import(club=empty_club, document=spoil(document))
+        services.club_import(user=empty_club.owner(), club=empty_club, document=spoil(document))
     assert reason.lower() in str(refusal.value).lower()
     assert _snapshot(empty_club) == before
 
@@ -310,7 +312,7 @@ def test_a_club_with_players_is_not_imported_into(exported):
     club, document = exported
     before = _snapshot(club)
     with pytest.raises(services.ImportRefused, match="already has players or tables"):
-        services.club_import(club=club, document=document)
+        services.club_import(user=club.owner(), club=club, document=document)
     assert _snapshot(club) == before
 
 
@@ -318,5 +320,5 @@ def test_a_seasons_share_link_is_not_copied(exported, empty_club):
     club, document = exported
     assert club.seasons.filter(share_token__isnull=False).exists()
     assert "share_token" not in document
-    services.club_import(club=empty_club, document=document)
+    services.club_import(user=empty_club.owner(), club=empty_club, document=document)
     assert not empty_club.seasons.filter(share_token__isnull=False).exists()

@@ -38,7 +38,9 @@ def test_one_row_per_player_per_finished_round():
 
 def test_a_season_sheet_holds_only_that_seasons_tables():
     club = make_club()
-    winter = services.season_create(club=club, name="Winter", starts_on="2025-10-01")
+    winter = services.season_create(
+        user=club.owner(), club=club, name="Winter", starts_on="2025-10-01"
+    )
     play_round(make_game(club, players=3))
     winter_game = make_game(club, players=4)
     winter_game.season = winter

@@ -61,8 +61,8 @@ def test_a_clubs_tables_count_their_finished_rounds():
 def test_history_is_newest_first_and_marks_what_was_taken_back():
     game = make_game(players=3)
     ann = seats(game)[0]
-    services.may_i_spend(game=game, version=game.version, seat=ann, user=None)
-    services.action_undo(game=game, version=game.version, user=None)
+    services.may_i_spend(game=game, version=game.version, seat=ann, user=game.created_by)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     history = list(selectors.game_history(game))
     assert [event.kind for event in history] == ["undo", "may_i"]
     assert [bool(event.undone) for event in history] == [False, True]
@@ -73,7 +73,7 @@ def test_a_save_taken_back_brings_back_what_was_entered():
     first = game.rounds.get(number=1)
     assert selectors.scores_taken_back(first) == {}
     play_round(game, points=[15, 25])
-    services.action_undo(game=game, version=game.version, user=None)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     ann, ben, cat = seats(game)
     taken_back = selectors.scores_taken_back(first)
     points = {seat: points for seat, (_, points) in taken_back.items()}
@@ -83,12 +83,12 @@ def test_a_save_taken_back_brings_back_what_was_entered():
 def test_shanghai_claims_taken_back_no_longer_count():
     game = make_game(players=3)
     ann, ben, cat = seats(game)
-    services.hand_mark_down(game=game, version=game.version, seat=cat, user=None)
+    services.hand_mark_down(game=game, version=game.version, seat=cat, user=game.created_by)
     for claimant in (ann, ann, ben):
         services.shanghai_record(
-            game=game, version=game.version, seat=claimant, discarder=cat, user=None
+            game=game, version=game.version, seat=claimant, discarder=cat, user=game.created_by
         )
     round_ = game.rounds.get(number=1)
     assert selectors.shanghai_claims_by_seat(round_) == {ann.pk: 2, ben.pk: 1}
-    services.action_undo(game=game, version=game.version, user=None)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     assert selectors.shanghai_claims_by_seat(round_) == {ann.pk: 2}

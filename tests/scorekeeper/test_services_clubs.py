@@ -29,10 +29,11 @@ def test_joining_with_an_invite_code_and_a_wrong_one():
 
 def test_player_names_are_unique_per_club_whatever_the_case():
     club = make_club()
-    services.player_create(club=club, name="Ann")
+    services.player_create(user=club.owner(), club=club, name="Ann")
     with pytest.raises(services.ActionRefused, match="already has a player called ann"):
-        services.player_create(club=club, name="ann")
-    services.player_create(club=make_club(), name="Ann")
+        services.player_create(user=club.owner(), club=club, name="ann")
+    other = make_club()
+    services.player_create(user=other.owner(), club=other, name="Ann")
 
 
 def test_starting_a_table_seats_players_and_deals_contract_one():
@@ -67,7 +68,11 @@ def test_a_table_keeps_its_rules_when_the_profile_changes():
     game = make_game(club)
     profile = club.profiles.get()
     services.profile_save(
-        club=club, profile=profile, name=profile.name, house_rules=rules.HouseRules(may_i_limit=3)
+        club=club,
+        profile=profile,
+        name=profile.name,
+        house_rules=rules.HouseRules(may_i_limit=3),
+        user=club.owner(),
     )
     game.refresh_from_db()
     assert game.house_rules.may_i_limit == 2

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def test_scoring_a_round_computes_points_from_cards_and_deals_the_next():
     game = make_game(players=3)
     ann, ben, cleo = seats(game)
-    services.round_record_went_out(game=game, version=game.version, seat=ann, user=None)
+    services.round_record_went_out(game=game, version=game.version, seat=ann, user=game.created_by)
     services.round_score(
         game=game,
         version=game.version,
@@ -21,7 +21,7 @@ def test_scoring_a_round_computes_points_from_cards_and_deals_the_next():
             ben.pk: rules.HandEntry(cards=tuple(rules.parse_ranks("K K 7 JK"))),
             cleo.pk: rules.HandEntry(points=25),
         },
-        user=None,
+        user=game.created_by,
     )
     first = Round.objects.get(game=game, number=1)
     points = dict(first.hands.values_list("seat", "points"))
@@ -32,7 +32,7 @@ def test_scoring_a_round_computes_points_from_cards_and_deals_the_next():
 def test_a_hand_the_decks_cannot_hold_is_refused_and_nothing_is_saved():
     game = make_game(players=3)
     ann, ben, cleo = seats(game)
-    services.round_record_went_out(game=game, version=game.version, seat=ann, user=None)
+    services.round_record_went_out(game=game, version=game.version, seat=ann, user=game.created_by)
     version = game.version
     with pytest.raises(services.ActionRefused, match="joker"):
         services.round_score(
@@ -42,7 +42,7 @@ def test_a_hand_the_decks_cannot_hold_is_refused_and_nothing_is_saved():
                 ben.pk: rules.HandEntry(cards=tuple(rules.parse_ranks("JK JK JK"))),
                 cleo.pk: rules.HandEntry(cards=tuple(rules.parse_ranks("JK JK"))),
             },
-            user=None,
+            user=game.created_by,
         )
     game.refresh_from_db()
     assert game.version == version
@@ -53,8 +53,8 @@ def test_a_hand_the_decks_cannot_hold_is_refused_and_nothing_is_saved():
 def test_more_cards_than_the_deal_and_may_i_brought_is_refused():
     game = make_game(players=3)
     ann, ben, cleo = seats(game)
-    services.may_i_spend(game=game, version=game.version, seat=ben, user=None)
-    services.round_record_went_out(game=game, version=game.version, seat=ann, user=None)
+    services.may_i_spend(game=game, version=game.version, seat=ben, user=game.created_by)
+    services.round_record_went_out(game=game, version=game.version, seat=ann, user=game.created_by)
     fifteen = tuple(rules.parse_ranks("2 3 4 5 6 7 8 9 10 J Q K A 2 3"))
     # Ben: 11 dealt + 3 from one May I? = 14 at most; Cleo: 11.
     with pytest.raises(services.ActionRefused, match="Ben|cannot hold 15 cards: at most 14"):
@@ -65,7 +65,7 @@ def test_more_cards_than_the_deal_and_may_i_brought_is_refused():
                 ben.pk: rules.HandEntry(cards=fifteen),
                 cleo.pk: rules.HandEntry(points=5),
             },
-            user=None,
+            user=game.created_by,
         )
     services.round_score(
         game=game,
@@ -74,20 +74,20 @@ def test_more_cards_than_the_deal_and_may_i_brought_is_refused():
             ben.pk: rules.HandEntry(cards=fifteen[:14]),
             cleo.pk: rules.HandEntry(points=5),
         },
-        user=None,
+        user=game.created_by,
     )
 
 
 def test_every_other_player_needs_an_entry():
     game = make_game(players=3)
     ann, ben, cleo = seats(game)
-    services.round_record_went_out(game=game, version=game.version, seat=ann, user=None)
+    services.round_record_went_out(game=game, version=game.version, seat=ann, user=game.created_by)
     with pytest.raises(services.ActionRefused, match=f"Enter the cards {cleo.player.name}"):
         services.round_score(
             game=game,
             version=game.version,
             entries={ben.pk: rules.HandEntry(points=5)},
-            user=None,
+            user=game.created_by,
         )
 
 
@@ -115,12 +115,12 @@ def test_editing_a_finished_round_keeps_the_old_scores_in_history_and_can_be_und
         version=game.version,
         round_=first,
         entries={ben.pk: rules.HandEntry(points=25), cleo.pk: rules.HandEntry(points=20)},
-        user=None,
+        user=game.created_by,
     )
     assert [line.total for line in selectors.game_board(game).lines] == [0, 25, 20]
     edit = Event.objects.get(kind=Event.Kind.SCORE_EDITED)
     assert f"{ben.player} 15 → 25" in edit.description
-    services.action_undo(game=game, version=game.version, user=None)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     assert [line.total for line in selectors.game_board(game).lines] == [0, 15, 20]
 
 
@@ -134,7 +134,12 @@ def test_editing_a_round_can_change_who_went_out_and_undo_takes_it_back():
         cat.pk: rules.HandEntry(points=20),
     }
     services.round_edit(
-        game=game, version=game.version, round_=round_, entries=entries, went_out=ben, user=None
+        game=game,
+        version=game.version,
+        round_=round_,
+        entries=entries,
+        went_out=ben,
+        user=game.created_by,
     )
     round_.refresh_from_db()
     assert round_.went_out == ben
@@ -142,7 +147,7 @@ def test_editing_a_round_can_change_who_went_out_and_undo_takes_it_back():
     edited = game.events.get(kind=Event.Kind.SCORE_EDITED).description
     assert f"{ben.player} went out, not {ann.player}" in edited
     assert [line.rounds_won for line in selectors.game_board(game).lines] == [0, 1, 0]
-    services.action_undo(game=game, version=game.version, user=None)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     round_.refresh_from_db()
     assert round_.went_out == ann
     assert dict(round_.hands.values_list("seat", "points")) == {ann.pk: 0, ben.pk: 10, cat.pk: 20}
@@ -151,11 +156,15 @@ def test_editing_a_round_can_change_who_went_out_and_undo_takes_it_back():
 def test_totals_apply_the_shanghai_and_rummy_bonuses(bonus_game):
     game = bonus_game
     ann, ben, cat = seats(game)
-    services.hand_mark_down(game=game, version=game.version, seat=cat, user=None)
-    services.shanghai_record(game=game, version=game.version, seat=ben, discarder=cat, user=None)
-    services.round_record_went_out(game=game, version=game.version, seat=ann, rummy=True, user=None)
+    services.hand_mark_down(game=game, version=game.version, seat=cat, user=game.created_by)
+    services.shanghai_record(
+        game=game, version=game.version, seat=ben, discarder=cat, user=game.created_by
+    )
+    services.round_record_went_out(
+        game=game, version=game.version, seat=ann, rummy=True, user=game.created_by
+    )
     entries = {ben.pk: rules.HandEntry(points=15), cat.pk: rules.HandEntry(points=40)}
-    services.round_score(game=game, version=game.version, entries=entries, user=None)
+    services.round_score(game=game, version=game.version, entries=entries, user=game.created_by)
     board = selectors.game_board(game)
     assert [line.total for line in board.lines] == [0, 2 * 15 - 10, 2 * 40]
     scored = game.events.get(kind=Event.Kind.ROUND_SCORED).description

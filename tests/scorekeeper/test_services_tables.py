@@ -14,14 +14,14 @@ def test_a_third_may_i_is_refused_and_undo_gives_one_back():
     game = make_game()
     ann = seats(game)[0]
     for _ in range(2):
-        services.may_i_spend(game=game, version=game.version, seat=ann, user=None)
+        services.may_i_spend(game=game, version=game.version, seat=ann, user=game.created_by)
     with pytest.raises(services.ActionRefused, match="limit is 2 a round"):
-        services.may_i_spend(game=game, version=game.version, seat=ann, user=None)
+        services.may_i_spend(game=game, version=game.version, seat=ann, user=game.created_by)
     game.refresh_from_db()
     assert hand_of(game, ann).may_i_used == 2
-    services.action_undo(game=game, version=game.version, user=None)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     assert hand_of(game, ann).may_i_used == 1
-    services.may_i_spend(game=game, version=game.version, seat=ann, user=None)
+    services.may_i_spend(game=game, version=game.version, seat=ann, user=game.created_by)
     assert hand_of(game, ann).may_i_used == 2
 
 
@@ -38,7 +38,7 @@ def test_the_database_itself_refuses_more_may_i_than_the_limit():
 def test_may_i_tokens_come_back_each_round():
     game = make_game()
     ann = seats(game)[0]
-    services.may_i_spend(game=game, version=game.version, seat=ann, user=None)
+    services.may_i_spend(game=game, version=game.version, seat=ann, user=game.created_by)
     play_round(game)
     assert hand_of(game, ann).may_i_used == 0
 
@@ -47,9 +47,9 @@ def test_a_stale_screen_is_refused_and_changes_nothing():
     game = make_game()
     ann, ben = seats(game)[:2]
     seen = game.version
-    services.may_i_spend(game=game, version=seen, seat=ann, user=None)
+    services.may_i_spend(game=game, version=seen, seat=ann, user=game.created_by)
     with pytest.raises(services.StaleState):
-        services.may_i_spend(game=game, version=seen, seat=ben, user=None)
+        services.may_i_spend(game=game, version=seen, seat=ben, user=game.created_by)
     assert hand_of(game, ben).may_i_used == 0
     assert Event.objects.filter(kind=Event.Kind.MAY_I).count() == 1
 
@@ -57,9 +57,13 @@ def test_a_stale_screen_is_refused_and_changes_nothing():
 def test_shanghai_claims_and_protects_are_events():
     game = make_game()
     ann, ben, cat = seats(game)[:3]
-    services.hand_mark_down(game=game, version=game.version, seat=cat, user=None)
-    services.shanghai_record(game=game, version=game.version, seat=ann, discarder=ben, user=None)
-    services.shanghai_record(game=game, version=game.version, seat=ben, discarder=None, user=None)
+    services.hand_mark_down(game=game, version=game.version, seat=cat, user=game.created_by)
+    services.shanghai_record(
+        game=game, version=game.version, seat=ann, discarder=ben, user=game.created_by
+    )
+    services.shanghai_record(
+        game=game, version=game.version, seat=ben, discarder=None, user=game.created_by
+    )
     kinds = list(Event.objects.order_by("pk").values_list("kind", "seat", "other_seat"))
     assert kinds == [
         (Event.Kind.WENT_DOWN, cat.pk, None),
@@ -75,12 +79,16 @@ def test_a_shanghai_claim_needs_a_meld_on_the_table_but_a_protect_does_not():
     ann, ben = seats(game)[:2]
     with pytest.raises(services.ActionRefused, match="Nobody has gone down yet"):
         services.shanghai_record(
-            game=game, version=game.version, seat=ann, discarder=ben, user=None
+            game=game, version=game.version, seat=ann, discarder=ben, user=game.created_by
         )
     assert not game.events.exists()
-    services.shanghai_record(game=game, version=game.version, seat=ann, discarder=None, user=None)
-    services.hand_mark_down(game=game, version=game.version, seat=ben, user=None)
-    services.shanghai_record(game=game, version=game.version, seat=ann, discarder=ben, user=None)
+    services.shanghai_record(
+        game=game, version=game.version, seat=ann, discarder=None, user=game.created_by
+    )
+    services.hand_mark_down(game=game, version=game.version, seat=ben, user=game.created_by)
+    services.shanghai_record(
+        game=game, version=game.version, seat=ann, discarder=ben, user=game.created_by
+    )
     assert game.events.filter(kind=Event.Kind.SHANGHAI_CLAIM).count() == 1
 
 
@@ -88,20 +96,20 @@ def test_going_down_in_a_no_discard_contract_is_going_out(last_contract):
     game = last_contract
     ann = seats(game)[0]
     before = table_rows(game)
-    services.hand_mark_down(game=game, version=game.version, seat=ann, user=None)
+    services.hand_mark_down(game=game, version=game.version, seat=ann, user=game.created_by)
     board = selectors.game_board(game)
     assert board.current.went_out == ann and board.scoring
     assert game.events.first().kind == Event.Kind.WENT_OUT
-    services.action_undo(game=game, version=game.version, user=None)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     assert table_rows(game) == before
 
 
 def test_going_out_in_one_turn_is_refused_after_going_down(bonus_game):
     game = bonus_game
     ann = seats(game)[0]
-    services.hand_mark_down(game=game, version=game.version, seat=ann, user=None)
+    services.hand_mark_down(game=game, version=game.version, seat=ann, user=game.created_by)
     with pytest.raises(services.ActionRefused, match="not in one turn"):
         services.round_record_went_out(
-            game=game, version=game.version, seat=ann, rummy=True, user=None
+            game=game, version=game.version, seat=ann, rummy=True, user=game.created_by
         )
     assert game.rounds.get().went_out is None

@@ -123,7 +123,9 @@ def test_standings_agree_with_a_recount_from_the_rounds(played, tie_break, rummy
         tie_break=tie_break,
         rummy_bonus=rummy_bonus,
     )
-    services.profile_save(club=club, name=profile.name, profile=profile, house_rules=house_rules)
+    services.profile_save(
+        user=club.owner(), club=club, name=profile.name, profile=profile, house_rules=house_rules
+    )
     roster = [make_player(club) for _ in range(5)]
     for seated, plan in played:
         _play(make_game(club, seated=[roster[n] for n in seated]), plan)

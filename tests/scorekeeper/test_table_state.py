@@ -82,10 +82,12 @@ class Table(RuleBasedStateMachine):
     @initialize(name=st.sampled_from(sorted(HOUSE_RULES)), players=st.integers(3, 5))
     def start(self, name, players):
         club = make_club()
-        profile = services.profile_save(club=club, name=name, house_rules=HOUSE_RULES[name])
+        profile = services.profile_save(
+            user=club.owner(), club=club, name=name, house_rules=HOUSE_RULES[name]
+        )
         self.game = services.game_start(
             club=club,
-            user=None,
+            user=club.owner(),
             players=[make_player(club) for _ in range(players)],
             first_dealer=0,
             season=club.seasons.get(),
@@ -107,7 +109,7 @@ class Table(RuleBasedStateMachine):
         before, model = table_rows(self.game), copy.deepcopy(self.model)
         version, events = self.game.version, self.game.events.count()
         try:
-            service(game=self.game, version=version, user=None, **kwargs)
+            service(game=self.game, version=version, user=self.game.created_by, **kwargs)
         except services.ActionRefused:
             assert table_rows(self.game) == before
             assert (self.game.version, self.game.events.count()) == (version, events)
@@ -236,7 +238,7 @@ class Table(RuleBasedStateMachine):
         self.game.refresh_from_db()
         version = self.game.version
         try:
-            services.action_undo(game=self.game, version=version, user=None)
+            services.action_undo(game=self.game, version=version, user=self.game.created_by)
         except services.ActionRefused:
             assert not self.undo_stack
             return
@@ -250,7 +252,10 @@ class Table(RuleBasedStateMachine):
         before, version = table_rows(self.game), self.game.version
         with pytest.raises(services.StaleState):
             services.may_i_spend(
-                game=self.game, version=version - 1, seat=self.seat(index), user=None
+                game=self.game,
+                version=version - 1,
+                seat=self.seat(index),
+                user=self.game.created_by,
             )
         assert table_rows(self.game) == before
         assert Game.objects.get(pk=self.game.pk).version == version

@@ -9,6 +9,7 @@ from django.core import mail
 from django.urls import reverse
 
 from scorekeeper import services
+from scorekeeper.models import Membership, Role
 from tests.factories import make_game, make_user, play_round
 
 pytestmark = pytest.mark.django_db
@@ -88,6 +89,8 @@ def test_deleting_an_account_keeps_the_finished_games_for_the_others(client):
     play_round(game)
     leaver, stayer = game.created_by, make_user()
     services.club_join(user=stayer, invite_code=game.club.invite_code)
+    joined = game.club.memberships.get(user=stayer)
+    services.member_role_set(membership=joined, user=leaver, role=Role.OWNER)
     client.force_login(leaver)
     response = client.post(reverse("account_delete"), {"password": PASSWORD})
     assert response.status_code == 302
@@ -99,13 +102,19 @@ def test_deleting_an_account_keeps_the_finished_games_for_the_others(client):
 
 
 @pytest.mark.parametrize(
-    ("password", "alone", "reason"),
-    [("wrong-password", False, "not your password"), (PASSWORD, True, "only member")],
+    ("password", "other_member", "reason"),
+    [
+        ("wrong-password", Role.OWNER, "not your password"),
+        (PASSWORD, None, "only owner"),
+        # Scorers and viewers cannot run the club: it still needs an owner.
+        (PASSWORD, Role.SCORER, "only owner"),
+    ],
 )
-def test_an_account_is_not_deleted_by_mistake(client, password, alone, reason):
+def test_an_account_is_not_deleted_by_mistake(client, password, other_member, reason):
     game = make_game(players=3)
-    if not alone:
-        services.club_join(user=make_user(), invite_code=game.club.invite_code)
+    if other_member:
+        other = make_user()
+        Membership.objects.create(club=game.club, user=other, role=other_member)
     client.force_login(game.created_by)
     response = client.post(reverse("account_delete"), {"password": password})
     assert response.status_code == 200

@@ -61,7 +61,7 @@ def test_standings_offer_their_scores_as_csv(client, first):
 
 
 def test_shared_standings_show_the_chart_without_an_account(client, first):
-    season = services.season_share(season=first.season)
+    season = services.season_share(user=first.season.club.owner(), season=first.season)
     client.logout()
     page = client.get(reverse("shared_standings", args=[season.share_token])).content.decode()
     assert "Wins per player" in page

@@ -49,7 +49,10 @@ def test_standalone_checker_uses_the_chosen_profile(client):
     user = make_user()
     club = make_club(user)
     low = services.profile_save(
-        club=club, name="Aces low", house_rules=rules.HouseRules(ace="high_or_low")
+        club=club,
+        name="Aces low",
+        house_rules=rules.HouseRules(ace="high_or_low"),
+        user=club.owner(),
     )
     client.force_login(user)
     response = client.post(
@@ -148,7 +151,7 @@ def test_the_standalone_checker_offers_every_contract_of_a_longer_profile(client
     user = make_user()
     club = make_club(user)
     longer = rules.HouseRules(contracts=[*rules.CONTRACTS, rules.Contract(4, 0)], cards_dealt=12)
-    profile = services.profile_save(club=club, name="Eight", house_rules=longer)
+    profile = services.profile_save(user=club.owner(), club=club, name="Eight", house_rules=longer)
     client.force_login(user)
     response = client.post(
         reverse("checker"),
@@ -166,7 +169,9 @@ def test_a_table_check_may_hold_the_cards_a_shanghai_claim_brought(client, membe
     ann, ben, cat = seats(game)
     go_down(game, ann, "8C 8H 8S | 10C 10H 10S")
     game.refresh_from_db()
-    services.shanghai_record(game=game, version=game.version, seat=ben, discarder=cat, user=None)
+    services.shanghai_record(
+        game=game, version=game.version, seat=ben, discarder=cat, user=game.created_by
+    )
     nineteen = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S 5S 6S 7S"
     response = client.post(
         reverse("table_check", args=[game.pk]), {"question": "hint", "cards": nineteen}

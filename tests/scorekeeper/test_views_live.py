@@ -66,12 +66,12 @@ def test_a_changed_table_answers_its_fragment_with_the_new_etag(client, member, 
 
 def lay_melds(game, seat):
     melds = rules.parse_melds("8H 8S 8D | 9H 9S 9D")
-    melds_record(game=game, version=game.version, seat=seat, melds=melds, user=None)
+    melds_record(game=game, version=game.version, seat=seat, melds=melds, user=game.created_by)
 
 
 WRITES = {
     "a May I? token": lambda game, seat: may_i_spend(
-        game=game, version=game.version, seat=seat, user=None
+        game=game, version=game.version, seat=seat, user=game.created_by
     ),
     "melds laid down": lay_melds,
     "a round scored": lambda game, seat: play_round(game),
@@ -218,7 +218,7 @@ def test_the_tv_page_query_count_does_not_grow(client, django_assert_num_queries
 
 def test_a_revoked_link_is_a_404_and_a_new_one_has_a_new_address(client, game):
     old = tv_url(game)
-    tv_link_revoke(game=game)
+    tv_link_revoke(game=game, user=game.created_by)
     gone = client.get(old)
     assert gone.status_code == 404
     assert "This TV link was turned off, or never made." in gone.content.decode()

@@ -95,10 +95,10 @@ def test_lay_off_needs_the_player_down_and_undo_restores_the_meld(client, member
     run.refresh_from_db()
     assert run.cards == "5H 6H 7H 8H 9H"
     game.refresh_from_db()
-    services.action_undo(game=game, version=game.version, user=None)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     run.refresh_from_db()
     assert run.cards == "5H 6H 7H 8H"
-    services.action_undo(game=game, version=game.version, user=None)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
     assert not TableMeld.objects.exists()
 
 

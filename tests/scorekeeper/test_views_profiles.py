@@ -68,7 +68,10 @@ def test_rules_summary_is_generated_from_the_profile(client):
     user = make_user()
     club = make_club(user)
     profile = services.profile_save(
-        club=club, name="Low aces", house_rules=rules.HouseRules(ace="high_or_low", min_run=3)
+        club=club,
+        name="Low aces",
+        house_rules=rules.HouseRules(ace="high_or_low", min_run=3),
+        user=club.owner(),
     )
     client.force_login(user)
     body = text_of(client.get(reverse("rules_summary", args=[profile.pk])))

@@ -274,7 +274,7 @@ def test_a_new_club_can_start_in_its_time_zone(client):
 
 
 def test_history_shows_date_and_time_in_the_clubs_time_zone(client, member, game):
-    services.club_set_time_zone(club=game.club, time_zone="Asia/Tokyo")
+    services.club_set_time_zone(user=game.club.owner(), club=game.club, time_zone="Asia/Tokyo")
     act(services.may_i_spend, game, seat=seats(game)[0])
     Event.objects.update(created_at=datetime(2026, 3, 5, 20, 30, 15, tzinfo=UTC))
     body = text_of(client.get(reverse("history", args=[game.pk])))

@@ -152,7 +152,9 @@ def test_standings_for_htmx_are_the_table_only(client, table):
 
 def test_a_season_shows_only_its_own_tables(client, table):
     club = table.club
-    other = services.season_create(club=club, name="Spring", starts_on=date(2020, 1, 1))
+    other = services.season_create(
+        user=club.owner(), club=club, name="Spring", starts_on=date(2020, 1, 1)
+    )
     finish_game(make_game(club, players=3, season=other))
     client.force_login(table.created_by)
     response = client.get(other.get_absolute_url())
@@ -253,8 +255,12 @@ def test_closing_the_current_season_ends_it_today_and_new_tables_go_to_the_next(
     club = table.club
     today = timezone.localdate()
     old = club.seasons.get()
-    newer = services.season_create(club=club, name="Next", starts_on=today - timedelta(days=3))
-    services.season_create(club=club, name="Future", starts_on=today + timedelta(days=30))
+    newer = services.season_create(
+        user=club.owner(), club=club, name="Next", starts_on=today - timedelta(days=3)
+    )
+    services.season_create(
+        user=club.owner(), club=club, name="Future", starts_on=today + timedelta(days=30)
+    )
     client.force_login(table.created_by)
     form = client.get(reverse("game_new", args=[club.pk])).context["form"]
     assert form.fields["season"].initial == newer
@@ -313,8 +319,8 @@ def test_a_shared_link_shows_the_seasons_standings_only_until_revoked(client, ta
 
 def test_sharing_again_makes_a_new_link_and_the_old_one_stops(client, table):
     season = table.season
-    first = services.season_share(season=season).share_token
-    second = services.season_share(season=season).share_token
+    first = services.season_share(user=season.club.owner(), season=season).share_token
+    second = services.season_share(user=season.club.owner(), season=season).share_token
     assert first != second
     assert client.get(reverse("shared_standings", args=[first])).status_code == 404
     assert client.get(reverse("shared_standings", args=[second])).status_code == 200
@@ -329,6 +335,7 @@ def test_play_again_seats_the_same_players_with_the_next_dealer(client, table):
         name=profile.name,
         profile=profile,
         house_rules=dataclasses.replace(profile.house_rules, may_i_limit=3),
+        user=club.owner(),
     )
     client.force_login(table.created_by)
     response = client.post(reverse("play_again", args=[table.pk]))

@@ -45,7 +45,10 @@ def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Clu
     results and ratings the services would have kept."""
     dice = random.Random(seed)
     club = services.club_create(user=user, name="Bench club")
-    roster = [services.player_create(club=club, name=f"Player {n + 1}") for n in range(players)]
+    roster = [
+        services.player_create(user=club.owner(), club=club, name=f"Player {n + 1}")
+        for n in range(players)
+    ]
     season, profile = club.seasons.get(), club.profiles.get()
     house_rules = profile.house_rules
     start = timezone.now() - timedelta(minutes=games + 1)

@@ -29,7 +29,7 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 target = self._club(document, club, user, name)
-                counts = services.club_import(club=target, document=document)
+                counts = services.club_import(user=target.owner(), club=target, document=document)
         except services.ActionRefused as refusal:
             raise CommandError(str(refusal)) from None
         rows = ", ".join(f"{count} {model}" for model, count in counts.items())

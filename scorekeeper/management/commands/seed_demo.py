@@ -28,7 +28,9 @@ class Command(BaseCommand):
         user.set_password(password)
         user.save()
         club = services.club_create(user=user, name=DEMO_CLUB)
-        players = [services.player_create(club=club, name=name) for name in DEMO_PLAYERS]
+        players = [
+            services.player_create(user=club.owner(), club=club, name=name) for name in DEMO_PLAYERS
+        ]
         dice = random.Random(7)
         for game_number, rounds in enumerate([7, 7, 7, 3]):
             seated = dice.sample(players, k=dice.choice([3, 4, 5]))

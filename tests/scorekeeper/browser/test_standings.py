@@ -38,6 +38,7 @@ def test_two_tables_then_the_standings_sorted_and_a_player_page(tablet, log_in):
         house_rules=dataclasses.replace(
             rules, contracts=rules.contracts[:1], cards_dealt=rules.cards_dealt[:1]
         ),
+        user=club.owner(),
     )
     for name in ["Ann", "Ben", "Cleo"]:
         make_player(club, name)

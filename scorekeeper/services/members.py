@@ -1,0 +1,70 @@
+"""A club's members: the invite code and what it gives, roles, removing and leaving. Only the
+club's owners change these, and a club always keeps an owner."""
+
+from datetime import datetime
+
+from django.db import transaction
+
+from scorekeeper.models import Club, Membership, Role, new_invite_code
+
+from .refusals import ActionRefused
+from .roles import role_require
+
+
+def _owner_stays(membership: Membership, sentence: str) -> None:
+    """Refuse, with `sentence`, a change that would leave the club of `membership` ownerless."""
+    if membership.role != Role.OWNER:
+        return
+    owners = Membership.objects.select_for_update().filter(club=membership.club_id, role=Role.OWNER)
+    if not owners.exclude(pk=membership.pk).exists():
+        raise ActionRefused(f"{sentence} Make another member an owner first.")
+
+
+@transaction.atomic
+def club_invite_set(*, club: Club, user, role: Role, expires_at: datetime | None) -> Club:
+    """What the invite code gives newcomers: `role` (scorer or viewer), until `expires_at`
+    (None: no end)."""
+    role_require(club=club, user=user, role=Role.OWNER)
+    club.invite_role = role
+    club.invite_expires_at = expires_at
+    club.save(update_fields=["invite_role", "invite_expires_at"])
+    return club
+
+
+@transaction.atomic
+def club_invite_rotate(*, club: Club, user) -> Club:
+    """A new invite code: the old one stops working at once; members stay members."""
+    role_require(club=club, user=user, role=Role.OWNER)
+    club.invite_code = new_invite_code()
+    club.save(update_fields=["invite_code"])
+    return club
+
+
+@transaction.atomic
+def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
+    """Give a member another role; the club's last owner keeps theirs."""
+    role_require(club=membership.club_id, user=user, role=Role.OWNER)
+    if role != Role.OWNER:
+        _owner_stays(membership, f"{membership.user} is the club's only owner.")
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, membership: Membership, user) -> None:
+    """Take a member out of the club. Their finished games stay as they are: the players at
+    the tables are the club's names, not accounts."""
+    role_require(club=membership.club_id, user=user, role=Role.OWNER)
+    _owner_stays(membership, f"{membership.user} is the club's only owner.")
+    membership.delete()
+
+
+@transaction.atomic
+def member_leave(*, club: Club, user) -> None:
+    """Leave the club; its only owner must hand the club on first."""
+    membership = Membership.objects.filter(club=club, user=user).first()
+    if membership is None:
+        raise ActionRefused(f"You are not a member of {club}.")
+    _owner_stays(membership, f"You are the only owner of {club}.")
+    membership.delete()

@@ -1,0 +1,33 @@
+"""Who may do what in a club. Every write checks the member's role here, whatever view or command
+calls it: viewers read; scorers also play the tables; owners also run the club."""
+
+from django.core.exceptions import PermissionDenied
+
+from scorekeeper.models import Club, Membership, Role
+
+# Who may, in the words of the refusal.
+WHO_MAY = {
+    Role.VIEWER: "members",
+    Role.SCORER: "scorers and owners",
+    Role.OWNER: "owners",
+}
+
+
+class RoleRefused(PermissionDenied):
+    """The member's role does not allow this; the 403 page shows the reason."""
+
+
+def role_check(member_role: str | None, role: Role) -> None:
+    """Refuse unless `member_role` (None: not a member) allows what `role` may do."""
+    if member_role is None or not Role(member_role).allows(role):
+        raise RoleRefused(f"Only the club's {WHO_MAY[role]} may do that.")
+
+
+def role_require(*, club: Club | int, user, role: Role) -> None:
+    """Refuse unless `user` is a member of `club` whose role allows what `role` may do."""
+    member_role = None
+    if user is not None and user.is_authenticated:
+        club_id = club if isinstance(club, int) else club.pk
+        memberships = Membership.objects.filter(club_id=club_id, user=user)
+        member_role = memberships.values_list("role", flat=True).first()
+    role_check(member_role, role)

@@ -1,0 +1,112 @@
+"""A club's members: who they are and their roles for everyone in the club; the invite code,
+roles and removals for its owners; leaving for any member."""
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from scorekeeper import services
+from scorekeeper.forms import InviteForm, RoleForm
+from scorekeeper.models import Membership, Role
+from scorekeeper.views.access import club_or_404, membership_or_404
+
+
+def _members_page(request, club, *, invite_form=None, status=200) -> HttpResponse:
+    context = {
+        "club": club,
+        "memberships": club.memberships.select_related("user"),
+        "roles": Role.choices,
+        "invite_form": invite_form or InviteForm(initial={"role": club.invite_role, "expires": ""}),
+    }
+    return render(request, "members.html", context, status=status)
+
+
+@require_GET
+@login_required
+def members(request: HttpRequest, pk: int) -> HttpResponse:
+    return _members_page(request, club_or_404(request, pk))
+
+
+@require_POST
+@login_required
+def invite_set(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk, role=Role.OWNER)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return _members_page(request, club, invite_form=form)
+    services.club_invite_set(
+        club=club,
+        user=request.user,
+        role=form.cleaned_data["role"],
+        expires_at=form.cleaned_data["expires_at"],
+    )
+    role = club.get_invite_role_display().lower()
+    messages.success(request, f"Newcomers with the invite code now join {club} as {role}s.")
+    return redirect("members", pk=club.pk)
+
+
+@require_POST
+@login_required
+def invite_rotate(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk, role=Role.OWNER)
+    services.club_invite_rotate(club=club, user=request.user)
+    messages.success(request, "A new invite code: the old one no longer works.")
+    return redirect("members", pk=club.pk)
+
+
+def _member_write(request, pk, write, done: Callable[[Membership], str]) -> HttpResponse:
+    """An owner's change to one membership, answered on the members page with what happened."""
+    membership = membership_or_404(request, pk, role=Role.OWNER)
+    try:
+        write(membership)
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, done(membership))
+    return redirect("members", pk=membership.club_id)
+
+
+@require_POST
+@login_required
+def member_role(request: HttpRequest, pk: int) -> HttpResponse:
+    form = RoleForm(request.POST)
+
+    def write(membership):
+        if not form.is_valid():
+            raise services.ActionRefused(" ".join(form.errors["role"]))
+        services.member_role_set(
+            membership=membership, user=request.user, role=form.cleaned_data["role"]
+        )
+
+    def done(membership):
+        return f"{membership.user}'s role is now {membership.get_role_display().lower()}."
+
+    return _member_write(request, pk, write, done)
+
+
+@require_POST
+@login_required
+def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    def write(membership):
+        services.member_remove(membership=membership, user=request.user)
+
+    return _member_write(
+        request, pk, write, lambda membership: f"{membership.user} is no longer a member."
+    )
+
+
+@require_POST
+@login_required
+def club_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    try:
+        services.member_leave(club=club, user=request.user)
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+        return redirect("members", pk=club.pk)
+    messages.success(request, f"You have left {club}.")
+    return redirect("home")
