@@ -199,12 +199,21 @@ def database_state() -> dict:
         "checks": models.Check.objects.count(),
         "photos": list(models.Photo.objects.order_by("pk").values_list("pk", "check_asked_id")),
         "players": list(models.Player.objects.order_by("pk").values_list("pk", "name")),
-        "seasons": list(models.Season.objects.order_by("pk").values_list("pk", "name")),
+        "seasons": list(
+            models.Season.objects.order_by("pk").values_list("pk", "name", "ends_on", "share_token")
+        ),
         "profiles": list(
             models.RulesProfile.objects.order_by("pk").values_list("pk", "name", "settings")
         ),
-        "clubs": list(models.Club.objects.order_by("pk").values_list("pk", "name")),
-        "memberships": models.Membership.objects.count(),
+        "clubs": list(
+            models.Club.objects.order_by("pk").values_list(
+                "pk", "name", "time_zone", "invite_code", "invite_role", "invite_expires_at"
+            )
+        ),
+        "memberships": list(
+            models.Membership.objects.order_by("pk").values_list("pk", "user_id", "role")
+        ),
+        "tv_links": list(models.TableLink.objects.order_by("pk").values_list("pk", "token")),
     }
 
 
