@@ -86,15 +86,15 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _club_page(request, club_or_404(request, pk))
 
 
-def _saved(form, save: Callable[[dict], object]) -> bool:
+def _saved(form, save: Callable[[dict], object], *, field: str = "name") -> bool:
     """Whether `form` cleaned and `save(cleaned_data)` kept it; a refusal (a name the club
-    already has, say) becomes the name's error."""
+    already has, say) becomes the error of `field`."""
     if not form.is_valid():
         return False
     try:
         save(form.cleaned_data)
     except services.ActionRefused as refusal:
-        form.add_error("name", str(refusal))
+        form.add_error(field, str(refusal))
         return False
     return True
 
@@ -117,28 +117,41 @@ def player_add(request: HttpRequest, pk: int) -> HttpResponse:
     return _club_page(request, club, player_form=form)
 
 
+def _club_setting(
+    request, pk: int, form_class, save, *, form_name: str, field: str, done=None
+) -> HttpResponse:
+    """An owner's form on the club page (`form_name` in its context): saved by `save(club=...,
+    user=..., **cleaned_data)`, the club page says `done(club)`; refused, the page shows the
+    form with the refusal on `field`."""
+    club = club_or_404(request, pk, role=Role.OWNER)
+    form = form_class(request.POST)
+    if not _saved(form, lambda data: save(club=club, user=request.user, **data), field=field):
+        return _club_page(request, club, **{form_name: form})
+    if done:
+        messages.success(request, done(club))
+    return redirect(club)
+
+
 @require_POST
 @login_required
 def season_add(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk, role=Role.OWNER)
-    form = SeasonForm(request.POST)
-    if _saved(form, lambda data: services.season_create(club=club, user=request.user, **data)):
-        return redirect(club)
-    return _club_page(request, club, season_form=form)
+    return _club_setting(
+        request, pk, SeasonForm, services.season_create, form_name="season_form", field="name"
+    )
 
 
 @require_POST
 @login_required
 def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk, role=Role.OWNER)
-    form = TimeZoneForm(request.POST)
-    if not form.is_valid():
-        return _club_page(request, club, time_zone_form=form)
-    services.club_set_time_zone(
-        club=club, user=request.user, time_zone=form.cleaned_data["time_zone"]
+    return _club_setting(
+        request,
+        pk,
+        TimeZoneForm,
+        services.club_set_time_zone,
+        form_name="time_zone_form",
+        field="time_zone",
+        done=lambda club: f"{club}'s dates and times are now in {club.time_zone}.",
     )
-    messages.success(request, f"{club}'s dates and times are now in {club.time_zone}.")
-    return redirect(club)
 
 
 @require_http_methods(["GET", "POST"])
