@@ -3,6 +3,9 @@
 from django import forms
 
 import rules
+from scorekeeper.models import RulesProfile
+
+from .clubs import NameField
 
 CONTRACT_HELP = (
     "One contract a line, in playing order: “2 books”, “1 book 1 run”, “3 runs no discard”."
@@ -23,7 +26,7 @@ TABLE_SETTINGS = {
 class ProfileForm(forms.Form):
     """Every setting of rules.HouseRules; HouseRules itself decides whether they fit together."""
 
-    name = forms.CharField(max_length=60)
+    name = NameField(model=RulesProfile)
 
     def __init__(self, *args, house_rules: rules.HouseRules | None = None, name: str = "", **kw):
         super().__init__(*args, **kw)

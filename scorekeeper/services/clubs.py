@@ -8,14 +8,32 @@ from django.utils import timezone
 
 import rules
 from scorekeeper.models import Club, Game, Membership, Player, RulesProfile, Season, Seat
+from scorekeeper.names import NameRefused, name_clean, name_key
 
 from .refusals import ActionRefused
 from .tables import round_deal
 
 
+def name_checked(*, name: str, model, taken=None) -> str:
+    """`name` cleaned by name_clean for `model`'s column, refused when `taken` (the club's other
+    rows of that model) already has it, whatever its case: "ann" is the player Ann."""
+    try:
+        name = name_clean(name, max_length=model._meta.get_field("name").max_length)
+    except NameRefused as refusal:
+        raise ActionRefused(str(refusal)) from None
+    if taken is not None:
+        clash = next(
+            (n for n in taken.values_list("name", flat=True) if name_key(n) == name_key(name)), None
+        )
+        if clash is not None:
+            raise ActionRefused(f"There is already a {model._meta.verbose_name} called {clash}.")
+    return name
+
+
 @transaction.atomic
 def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
     """A new club with its creator as member, the seed rules and a season for this year."""
+    name = name_checked(name=name, model=Club)
     club = Club.objects.create(name=name, time_zone=time_zone or settings.TIME_ZONE)
     Membership.objects.create(club=club, user=user)
     RulesProfile.objects.create(
@@ -45,17 +63,15 @@ def club_join(*, user, invite_code: str) -> Club:
 
 @transaction.atomic
 def player_create(*, club: Club, name: str) -> Player:
-    name = " ".join(name.split())
-    if club.players.filter(name__iexact=name).exists():
-        raise ActionRefused(f"{club} already has a player called {name}.")
+    """A new player of the club, named uniquely in it (see name_checked)."""
+    name = name_checked(name=name, model=Player, taken=club.players.all())
     return Player.objects.create(club=club, name=name)
 
 
 @transaction.atomic
 def season_create(*, club: Club, name: str, starts_on: date, ends_on: date | None = None) -> Season:
     """A new season of the club; `ends_on` (optional) is the first day it is over."""
-    if club.seasons.filter(name=name).exists():
-        raise ActionRefused(f"{club} already has a season called {name}.")
+    name = name_checked(name=name, model=Season, taken=club.seasons.all())
     if ends_on is not None and ends_on < starts_on:
         raise ActionRefused("A season cannot end before it starts.")
     return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
@@ -66,11 +82,8 @@ def profile_save(
     *, club: Club, name: str, house_rules: rules.HouseRules, profile: RulesProfile | None = None
 ) -> RulesProfile:
     """Create or update a rule profile. Tables already started keep their own copy of the rules."""
-    clash = club.profiles.filter(name=name)
-    if profile is not None:
-        clash = clash.exclude(pk=profile.pk)
-    if clash.exists():
-        raise ActionRefused(f"{club} already has a rule profile called {name}.")
+    others = club.profiles.exclude(pk=profile.pk) if profile is not None else club.profiles.all()
+    name = name_checked(name=name, model=RulesProfile, taken=others)
     if profile is None:
         profile = RulesProfile(club=club)
     profile.name = name

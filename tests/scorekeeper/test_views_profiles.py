@@ -114,7 +114,7 @@ PROFILE_REFUSALS = {
     "an unknown choice": ({"stock_exhausted": "explode"}, ""),
     "no name": ({"name": ""}, ""),
     "a name of spaces": ({"name": "   "}, ""),
-    "a name already taken": ({"name": RulesProfile.SEED_NAME}, "already has"),
+    "a name already taken": ({"name": RulesProfile.SEED_NAME}, "already a rules profile"),
     "too many players for the cards": ({"max_players": "40"}, "too few"),
     "a May I? limit too large to store": ({"may_i_limit": HUGE}, ""),
     "points too large to score": ({"points_JK": HUGE}, ""),
