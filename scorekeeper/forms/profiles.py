@@ -12,6 +12,9 @@ CONTRACT_HELP = (
 )
 
 
+# Every contract a line of "1 book 1 run no discard" or so; typed longer is not a contract.
+CONTRACTS_MAX_LENGTH = 40 * rules.MAX_CONTRACTS
+
 TABLE_SETTINGS = {
     "min_players",
     "max_players",
@@ -50,12 +53,17 @@ class ProfileForm(forms.Form):
         match setting.kind:
             case "contracts":
                 return forms.CharField(
+                    max_length=CONTRACTS_MAX_LENGTH,
                     widget=forms.Textarea(attrs={"rows": 7}),
                     initial="\n".join(contract.line for contract in value),
                     **{**common, "help_text": CONTRACT_HELP},
                 )
             case "int_list":
-                return forms.CharField(initial=", ".join(str(number) for number in value), **common)
+                return forms.CharField(
+                    max_length=4 * rules.MAX_CONTRACTS,  # "15, " a contract
+                    initial=", ".join(str(number) for number in value),
+                    **common,
+                )
             case "bool":
                 return forms.BooleanField(required=False, initial=value, **common)
             case "choice":

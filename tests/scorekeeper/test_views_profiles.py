@@ -99,9 +99,23 @@ PROFILE_REFUSALS = {
     "a number of a hundred digits": ({"contracts": "9" * 100 + " books"}, "not a contract"),
     "no contracts": ({"contracts": "  \n "}, ""),
     "a contract nobody can hold": (
-        {"contracts": "\n".join(["2 books"] * 6 + ["99 runs"])},
+        {"contracts": "\n".join(["2 books"] * 6 + ["4 runs"]), "min_run": "6"},
         "needs at least",
     ),
+    "a contract of more melds than a table plays": (
+        {"contracts": "\n".join(["2 books"] * 6 + ["99 runs"])},
+        "at most 4",
+    ),
+    "more contracts than an evening": ({"contracts": "1 book\n" * 11}, "at most 10 contracts"),
+    "a contracts text longer than ten contracts": ({"contracts": "1 book " * 100}, "at most 400"),
+    "more cards dealt than a hand holds": ({"cards_dealt": ",".join(["16"] * 7)}, "at most 15"),
+    "a hand larger than a table holds": (
+        {"cards_dealt": ",".join(["15"] * 7), "may_i_limit": "3", "decks": "3"},
+        "could hold 25 cards",
+    ),
+    "six decks": ({"decks": "6"}, "less than or equal to 4"),
+    "nine players": ({"max_players": "9"}, "less than or equal to 8"),
+    "ten May I?s": ({"may_i_limit": "10"}, "less than or equal to 5"),
     "letters for cards dealt": ({"cards_dealt": "a,b"}, "whole numbers"),
     "an empty number in cards dealt": ({"cards_dealt": "11,,11"}, "whole numbers"),
     "one number for seven contracts": ({"cards_dealt": "11"}, "7 contracts but 1 numbers"),
@@ -115,7 +129,7 @@ PROFILE_REFUSALS = {
     "no name": ({"name": ""}, ""),
     "a name of spaces": ({"name": "   "}, ""),
     "a name already taken": ({"name": RulesProfile.SEED_NAME}, "already a rules profile"),
-    "too many players for the cards": ({"max_players": "40"}, "too few"),
+    "too many players for the cards": ({"max_players": "8", "decks": "1"}, "too few"),
     "a May I? limit too large to store": ({"may_i_limit": HUGE}, ""),
     "points too large to score": ({"points_JK": HUGE}, ""),
 }
