@@ -21,13 +21,7 @@ def name_clean(text: str, *, max_length: int, what: str = "name") -> str:
     nothing is left or it is longer than `max_length` characters (the column's size)."""
     if not isinstance(text, str):
         raise NameRefused(f"The {what} must be text.")
-    kept = "".join(
-        " " if char.isspace() else char
-        for char in unicodedata.normalize("NFC", text)
-        if char.isspace() or unicodedata.category(char) not in INVISIBLE
-    )
-    # Again after removing: a zero-width character may have stood between a letter and its accent.
-    cleaned = " ".join(unicodedata.normalize("NFC", kept).split())
+    cleaned = _canonical(text)
     if not cleaned:
         raise NameRefused(
             f"Enter a {what} that shows: this one is only spaces or invisible characters."
@@ -41,5 +35,16 @@ def name_clean(text: str, *, max_length: int, what: str = "name") -> str:
 
 def name_key(name: str) -> str:
     """What two names are compared by: the same letters whatever their case ("ann" is "Ann"),
-    decided here rather than by the database (SQLite folds only ASCII letters)."""
-    return name.casefold()
+    decided here rather than by the database (SQLite folds only ASCII letters). Names stored
+    before they were cleaned compare cleaned too."""
+    return _canonical(name).casefold()
+
+
+def _canonical(text: str) -> str:
+    kept = "".join(
+        " " if char.isspace() else char
+        for char in unicodedata.normalize("NFC", text)
+        if char.isspace() or unicodedata.category(char) not in INVISIBLE
+    )
+    # Again after removing: a zero-width character may have stood between a letter and its accent.
+    return " ".join(unicodedata.normalize("NFC", kept).split())

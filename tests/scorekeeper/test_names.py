@@ -160,3 +160,12 @@ def test_an_import_stores_names_cleaned():
     empty = make_club(make_user())
     services.club_import(club=empty, document=archive.club_document(payload))
     assert list(empty.players.values_list("name", flat=True)) == ["Ann"]
+
+
+@pytest.mark.django_db
+def test_a_name_stored_before_names_were_cleaned_still_counts():
+    """Names are not rewritten by a migration (two could become one); they compare cleaned."""
+    club = make_club()
+    Player.objects.create(club=club, name="A\u200bnn")
+    with pytest.raises(services.ActionRefused, match="already a player called"):
+        services.player_create(club=club, name="ann")
