@@ -5,7 +5,8 @@ from functools import cache
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.validators import MaxLengthValidator
 
 from scorekeeper.models import Club, Player, RulesProfile, Season
 from scorekeeper.names import NameRefused, name_clean
@@ -36,6 +37,17 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
         help_texts = {"email": "Optional: only to reset a forgotten password."}
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, with the username's length checked before a login is tried: Django
+    only sets the attribute, and a failed attempt stores the username (django-axes, 255
+    characters, which PostgreSQL refuses to exceed)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))
 
 
 class EmailForm(forms.Form):

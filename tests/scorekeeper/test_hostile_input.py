@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
+from axes.models import AccessAttempt
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
@@ -414,3 +415,15 @@ def test_hostile_input_is_refused_safely(client, name, who, stranger):
     client.force_login(user)
     for page in [game.club.get_absolute_url(), game.get_absolute_url()]:
         assert_escaped(client.get(page))
+
+
+# What the fuzzing found, pinned.
+
+
+def test_a_username_too_long_to_store_is_refused_before_a_login_is_tried(client):
+    """Django's log-in form never checked the username's length, and a failed attempt stores it
+    (django-axes, 255 characters): PostgreSQL refused it with a 500."""
+    response = client.post(reverse("login"), {"username": "9" * 300, "password": "x"})
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists()
