@@ -15,20 +15,20 @@ class NameRefused(ValueError):
     """A name that is empty once cleaned, or longer than it can be, in the player's words."""
 
 
-def name_clean(text: str, *, max_length: int, what: str = "name") -> str:
+def name_clean(text: str, *, max_length: int) -> str:
     """`text` in its canonical form: Unicode NFC, without control, bidi or zero-width
     characters, every run of white space one space, trimmed. Refused with NameRefused when
     nothing is left or it is longer than `max_length` characters (the column's size)."""
     if not isinstance(text, str):
-        raise NameRefused(f"The {what} must be text.")
+        raise NameRefused("A name must be text.")
     cleaned = _canonical(text)
     if not cleaned:
         raise NameRefused(
-            f"Enter a {what} that shows: this one is only spaces or invisible characters."
+            "Enter a name that shows: this one is only spaces or invisible characters."
         )
     if len(cleaned) > max_length:
         raise NameRefused(
-            f"A {what} can be at most {max_length} characters; this one has {len(cleaned)}."
+            f"A name can be at most {max_length} characters; this one has {len(cleaned)}."
         )
     return cleaned
 

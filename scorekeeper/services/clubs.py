@@ -14,7 +14,7 @@ from .refusals import ActionRefused
 from .tables import round_deal
 
 
-def name_checked(*, name: str, model, taken=None) -> str:
+def _name_checked(*, name: str, model, taken=None) -> str:
     """`name` cleaned by name_clean for `model`'s column, refused when `taken` (the club's other
     rows of that model) already has it, whatever its case: "ann" is the player Ann."""
     try:
@@ -33,7 +33,7 @@ def name_checked(*, name: str, model, taken=None) -> str:
 @transaction.atomic
 def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
     """A new club with its creator as member, the seed rules and a season for this year."""
-    name = name_checked(name=name, model=Club)
+    name = _name_checked(name=name, model=Club)
     club = Club.objects.create(name=name, time_zone=time_zone or settings.TIME_ZONE)
     Membership.objects.create(club=club, user=user)
     RulesProfile.objects.create(
@@ -63,15 +63,15 @@ def club_join(*, user, invite_code: str) -> Club:
 
 @transaction.atomic
 def player_create(*, club: Club, name: str) -> Player:
-    """A new player of the club, named uniquely in it (see name_checked)."""
-    name = name_checked(name=name, model=Player, taken=club.players.all())
+    """A new player of the club, named uniquely in it (see _name_checked)."""
+    name = _name_checked(name=name, model=Player, taken=club.players.all())
     return Player.objects.create(club=club, name=name)
 
 
 @transaction.atomic
 def season_create(*, club: Club, name: str, starts_on: date, ends_on: date | None = None) -> Season:
     """A new season of the club; `ends_on` (optional) is the first day it is over."""
-    name = name_checked(name=name, model=Season, taken=club.seasons.all())
+    name = _name_checked(name=name, model=Season, taken=club.seasons.all())
     if ends_on is not None and ends_on < starts_on:
         raise ActionRefused("A season cannot end before it starts.")
     return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
@@ -83,7 +83,7 @@ def profile_save(
 ) -> RulesProfile:
     """Create or update a rule profile. Tables already started keep their own copy of the rules."""
     others = club.profiles.exclude(pk=profile.pk) if profile is not None else club.profiles.all()
-    name = name_checked(name=name, model=RulesProfile, taken=others)
+    name = _name_checked(name=name, model=RulesProfile, taken=others)
     if profile is None:
         profile = RulesProfile(club=club)
     profile.name = name
