@@ -16,11 +16,12 @@ from .cards import (
 )
 from .contracts import CONTRACTS, Contract, RulesError
 from .going_down import check_going_down, find_going_down
-from .house_rules import MAX_POINTS, SETTINGS, HouseRules
+from .house_rules import HouseRules
 from .lay_off import check_lay_off, shanghai_targets
 from .melds import Meld, Verdict, check_meld
 from .questions import Answer, answer_question, meld_sentence
 from .scoring import HandEntry, hand_problems, penalty_points, points_possible, round_scores
+from .settings import MAX_CARDS_HELD, MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS
 from .summary import rules_summary
 
 __all__ = [
@@ -32,6 +33,9 @@ __all__ = [
     "RANKS",
     "SUITS",
     "SUIT_SYMBOL",
+    "MAX_CARDS_HELD",
+    "MAX_CONTRACTS",
+    "MAX_MELDS_PER_CONTRACT",
     "MAX_POINTS",
     "SETTINGS",
     "Card",

@@ -11,10 +11,11 @@ from dataclasses import fields
 from .cards import CardError, format_cards, parse_cards, parse_melds, parse_ranks
 from .contracts import Contract, RulesError
 from .going_down import check_going_down, find_going_down
-from .house_rules import SETTINGS, HouseRules
+from .house_rules import HouseRules
 from .lay_off import check_lay_off
 from .melds import Verdict, check_meld
 from .scoring import hand_problems, penalty_points
+from .settings import SETTINGS
 from .summary import rules_summary
 
 LEGAL, ILLEGAL, BAD_INPUT = 0, 1, 2

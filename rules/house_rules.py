@@ -7,172 +7,16 @@ from dataclasses import dataclass, field, fields
 from gettext import ngettext
 from typing import Any
 
-from .cards import JOKER, RANKS
 from .contracts import CONTRACTS, Contract, RulesError
-
-DEFAULT_POINTS = (
-    ("2", 5),
-    ("3", 5),
-    ("4", 5),
-    ("5", 5),
-    ("6", 5),
-    ("7", 5),
-    ("8", 10),
-    ("9", 10),
-    ("10", 10),
-    ("J", 10),
-    ("Q", 10),
-    ("K", 10),
-    ("A", 20),
-    (JOKER, 50),
-)
-POINT_RANKS = (*RANKS, JOKER)
-MAX_POINTS = 1000
-
-STOCK_EXHAUSTED_CHOICES = ("reshuffle", "end_round")
-ACE_CHOICES = ("high", "low", "high_or_low")
-JOKER_SWAP_CHOICES = ("off", "shift_to_end", "swap_from_hand")
-TIE_BREAK_CHOICES = ("shared", "most_rounds_won", "fewest_may_i")
-
-
-@dataclass(frozen=True, slots=True)
-class Setting:
-    """One house-rules setting, described for building a form."""
-
-    name: str
-    label: str
-    kind: str  # "int", "bool", "choice", "int_list", "contracts" or "points"
-    help: str
-    choices: tuple[tuple[str, str], ...] = ()
-    minimum: int | None = None
-    maximum: int = 1000
-
-
-SETTINGS = (
-    Setting("min_players", "Fewest players", "int", "The smallest table that can play.", (), 2),
-    Setting("max_players", "Most players", "int", "More players need more decks.", (), 2),
-    Setting("decks", "Decks", "int", "Standard 52-card decks shuffled together.", (), 1),
-    Setting("jokers", "Jokers", "int", "Jokers added to the decks.", (), 0),
-    Setting(
-        "cards_dealt",
-        "Cards dealt",
-        "int_list",
-        "Cards dealt to each player, one number per contract.",
-        (),
-        1,
-    ),
-    Setting(
-        "stock_exhausted",
-        "When the stock runs out",
-        "choice",
-        "What happens when nobody can draw from the stock.",
-        (
-            ("reshuffle", "Shuffle the discards but the top card into a new stock"),
-            ("end_round", "The round ends and everyone scores their hand"),
-        ),
-    ),
-    Setting(
-        "contracts",
-        "Contracts",
-        "contracts",
-        "The rounds in order: books, runs and whether the whole hand goes down.",
-    ),
-    Setting("min_book", "Shortest book", "int", "Fewest cards in a book.", (), 2),
-    Setting(
-        "book_suits_distinct",
-        "Books need different suits",
-        "bool",
-        "When on, a book may not hold two cards of the same suit.",
-    ),
-    Setting("min_run", "Shortest run", "int", "Fewest cards in a run.", (), 3),
-    Setting(
-        "ace",
-        "Aces in runs",
-        "choice",
-        "Where an ace may sit in a run. Runs never wrap around.",
-        (
-            ("high", "High only (J Q K A)"),
-            ("low", "Low only (A 2 3 4)"),
-            ("high_or_low", "High or low, not both"),
-        ),
-    ),
-    Setting("jokers_per_meld", "Jokers per meld", "int", "Most jokers in one meld.", (), 0),
-    Setting(
-        "extra_melds_allowed",
-        "Extra melds when going down",
-        "bool",
-        "When on, a player may lay more melds than the contract asks.",
-    ),
-    Setting(
-        "same_rank_books_banned",
-        "No two books of one rank",
-        "bool",
-        "When on, an initial meld may not hold two books of the same rank.",
-    ),
-    Setting(
-        "same_suit_runs_must_be_separated",
-        "Runs of one suit need a gap",
-        "bool",
-        "When on, two runs of one suit in an initial meld may not be identical, overlap or touch.",
-    ),
-    Setting(
-        "joker_swap",
-        "Joker exchange",
-        "choice",
-        "Whether a melded joker can be replaced by the card it stands for.",
-        (
-            ("off", "Not allowed"),
-            ("shift_to_end", "The card takes the joker's place; the joker moves to an end"),
-            ("swap_from_hand", "The card takes the joker's place; the joker goes to the hand"),
-        ),
-    ),
-    Setting(
-        "must_discard_to_go_out",
-        "Final discard needed",
-        "bool",
-        "When on, a player can only go out by discarding their last card.",
-    ),
-    Setting("may_i_limit", "May I? per round", "int", "Out-of-turn takes per round.", (), 0),
-    Setting(
-        "may_i_penalty_cards",
-        "May I? penalty cards",
-        "int",
-        "Extra cards from the stock taken with each May I?.",
-        (),
-        0,
-    ),
-    Setting(
-        "may_i_after_down",
-        "May I? after going down",
-        "bool",
-        "When on, a player who has gone down may still call May I?.",
-    ),
-    Setting("points", "Penalty points", "points", "Points for each card left in hand."),
-    Setting(
-        "tie_break",
-        "Equal totals",
-        "choice",
-        "How players with the same total are placed.",
-        (
-            ("shared", "They share the place"),
-            ("most_rounds_won", "Most rounds won goes first"),
-            ("fewest_may_i", "Fewest May I?s goes first"),
-        ),
-    ),
-    Setting(
-        "shanghai_bonus",
-        "Shanghai bonus",
-        "int",
-        "Points taken off a player's score for each Shanghai claim.",
-        (),
-        0,
-    ),
-    Setting(
-        "rummy_bonus",
-        "Bonus for going out in one turn",
-        "bool",
-        "When on, going out in one turn doubles the others' penalty points.",
-    ),
+from .settings import (
+    CARDS_DEALT,
+    DEFAULT_POINTS,
+    MAX_CARDS_HELD,
+    MAX_CONTRACTS,
+    MAX_MELDS_PER_CONTRACT,
+    MAX_POINTS,
+    POINT_RANKS,
+    SETTINGS,
 )
 
 
@@ -329,7 +173,7 @@ def _validate(rules: HouseRules) -> None:
                 raise RulesError(f"{setting.label} must be a whole number, not {value!r}.")
             if setting.minimum is not None and value < setting.minimum:
                 raise RulesError(f"{setting.label} must be at least {setting.minimum}.")
-            if value > setting.maximum:
+            if setting.maximum is not None and value > setting.maximum:
                 raise RulesError(f"{setting.label} must be at most {setting.maximum}.")
         elif setting.kind == "bool":
             if not isinstance(value, bool):
@@ -350,10 +194,13 @@ def _validate(rules: HouseRules) -> None:
             + ngettext("deck", "decks", rules.decks)
             + "."
         )
-    if rules.min_run > 13:
-        raise RulesError("A run cannot be longer than 13 cards.")
     if not rules.contracts:
         raise RulesError("The contract list cannot be empty.")
+    if len(rules.contracts) > MAX_CONTRACTS:
+        raise RulesError(
+            f"A game can have at most {MAX_CONTRACTS} contracts; these rules have "
+            f"{len(rules.contracts)}."
+        )
     for number, contract in enumerate(rules.contracts, start=1):
         if not (_is_int(contract.books) and _is_int(contract.runs)):
             raise RulesError(f"Contract {number} needs whole numbers of books and runs.")
@@ -361,6 +208,11 @@ def _validate(rules: HouseRules) -> None:
             raise RulesError(f"Contract {number}: no discard must be on or off.")
         if contract.books < 0 or contract.runs < 0 or contract.books + contract.runs == 0:
             raise RulesError(f"Contract {number} must ask for at least one book or run.")
+        if contract.books + contract.runs > MAX_MELDS_PER_CONTRACT:
+            raise RulesError(
+                f"Contract {number} asks for {contract.books + contract.runs} melds; a contract "
+                f"can ask for at most {MAX_MELDS_PER_CONTRACT}."
+            )
     if len(rules.cards_dealt) != len(rules.contracts):
         raise RulesError(
             f"Cards dealt needs one number per contract: {len(rules.contracts)} contracts "
@@ -369,6 +221,16 @@ def _validate(rules: HouseRules) -> None:
     for number, dealt in enumerate(rules.cards_dealt, start=1):
         if not _is_int(dealt) or dealt < 1:
             raise RulesError(f"Cards dealt for contract {number} must be a whole number above 0.")
+        if dealt > CARDS_DEALT.maximum:
+            raise RulesError(
+                f"Cards dealt for contract {number} can be at most {CARDS_DEALT.maximum}."
+            )
+    held = rules.most_cards_held(rules.cards_dealt.index(max(rules.cards_dealt)) + 1)
+    if held > MAX_CARDS_HELD:
+        raise RulesError(
+            f"A player could hold {held} cards (the deal, a drawn card and every May I? with its "
+            f"penalty cards): at most {MAX_CARDS_HELD} can be held in a hand."
+        )
     for number, (contract, dealt) in enumerate(
         zip(rules.contracts, rules.cards_dealt, strict=True), start=1
     ):

@@ -5,11 +5,30 @@ from functools import cache
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.validators import MaxLengthValidator
 
-from scorekeeper.models import Club, RulesProfile, Season
+from scorekeeper.models import Club, Player, RulesProfile, Season
+from scorekeeper.names import NameRefused, name_clean
 
 from .tables import row_id
+
+
+class NameField(forms.CharField):
+    """A name of a row of `model`, cleaned by name_clean and as long as its column allows."""
+
+    def __init__(self, *, model, **kwargs):
+        self.column_length = model._meta.get_field("name").max_length
+        super().__init__(max_length=self.column_length, **kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return value
+        try:
+            return name_clean(value, max_length=self.column_length)
+        except NameRefused as refusal:
+            raise forms.ValidationError(str(refusal), code="name") from None
 
 
 class SignupForm(UserCreationForm):
@@ -18,6 +37,17 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
         help_texts = {"email": "Optional: only to reset a forgotten password."}
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, with the username's length checked before a login is tried: Django
+    only sets the attribute, and a failed attempt stores the username (django-axes, 255
+    characters, which PostgreSQL refuses to exceed)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))
 
 
 class EmailForm(forms.Form):
@@ -51,7 +81,7 @@ def time_zone_field(*, required: bool = True) -> forms.ChoiceField:
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Club name")
+    name = NameField(model=Club, label="Club name")
     time_zone = time_zone_field(required=False)  # left out: the site's own
 
 
@@ -64,8 +94,8 @@ class JoinForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(
-        max_length=40,
+    name = NameField(
+        model=Player,
         label="Player name",
         widget=forms.TextInput(
             attrs={"placeholder": "New player's name", "aria-label": "Player name"}
@@ -74,7 +104,7 @@ class PlayerForm(forms.Form):
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=60)
+    name = NameField(model=Season)
     starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(
         required=False,

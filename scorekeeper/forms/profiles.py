@@ -3,11 +3,17 @@
 from django import forms
 
 import rules
+from scorekeeper.models import RulesProfile
+
+from .clubs import NameField
 
 CONTRACT_HELP = (
     "One contract a line, in playing order: “2 books”, “1 book 1 run”, “3 runs no discard”."
 )
 
+
+# Every contract a line of "1 book 1 run no discard" or so; typed longer is not a contract.
+CONTRACTS_MAX_LENGTH = 40 * rules.MAX_CONTRACTS
 
 TABLE_SETTINGS = {
     "min_players",
@@ -23,7 +29,7 @@ TABLE_SETTINGS = {
 class ProfileForm(forms.Form):
     """Every setting of rules.HouseRules; HouseRules itself decides whether they fit together."""
 
-    name = forms.CharField(max_length=60)
+    name = NameField(model=RulesProfile)
 
     def __init__(self, *args, house_rules: rules.HouseRules | None = None, name: str = "", **kw):
         super().__init__(*args, **kw)
@@ -47,12 +53,17 @@ class ProfileForm(forms.Form):
         match setting.kind:
             case "contracts":
                 return forms.CharField(
+                    max_length=CONTRACTS_MAX_LENGTH,
                     widget=forms.Textarea(attrs={"rows": 7}),
                     initial="\n".join(contract.line for contract in value),
                     **{**common, "help_text": CONTRACT_HELP},
                 )
             case "int_list":
-                return forms.CharField(initial=", ".join(str(number) for number in value), **common)
+                return forms.CharField(
+                    max_length=4 * rules.MAX_CONTRACTS,  # "15, " a contract
+                    initial=", ".join(str(number) for number in value),
+                    **common,
+                )
             case "bool":
                 return forms.BooleanField(required=False, initial=value, **common)
             case "choice":

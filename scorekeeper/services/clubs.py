@@ -8,15 +8,33 @@ from django.utils import timezone
 
 import rules
 from scorekeeper.models import Club, Game, Membership, Player, Role, RulesProfile, Season, Seat
+from scorekeeper.names import NameRefused, name_clean, name_key
 
 from .refusals import ActionRefused
 from .roles import role_require
 from .tables import round_deal
 
 
+def _name_checked(*, name: str, model, taken=None) -> str:
+    """`name` cleaned by name_clean for `model`'s column, refused when `taken` (the club's other
+    rows of that model) already has it, whatever its case: "ann" is the player Ann."""
+    try:
+        name = name_clean(name, max_length=model._meta.get_field("name").max_length)
+    except NameRefused as refusal:
+        raise ActionRefused(str(refusal)) from None
+    if taken is not None:
+        clash = next(
+            (n for n in taken.values_list("name", flat=True) if name_key(n) == name_key(name)), None
+        )
+        if clash is not None:
+            raise ActionRefused(f"There is already a {model._meta.verbose_name} called {clash}.")
+    return name
+
+
 @transaction.atomic
 def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
     """A new club with its creator as owner, the seed rules and a season for this year."""
+    name = _name_checked(name=name, model=Club)
     club = Club.objects.create(name=name, time_zone=time_zone or settings.TIME_ZONE)
     Membership.objects.create(club=club, user=user, role=Role.OWNER)
     RulesProfile.objects.create(
@@ -53,11 +71,10 @@ def club_join(*, user, invite_code: str) -> Club:
 
 @transaction.atomic
 def player_create(*, club: Club, user, name: str) -> Player:
-    """A new name for the club's tables; scorers add players as they sit down."""
+    """A new player of the club, named uniquely in it (see _name_checked); scorers add players
+    as they sit down."""
     role_require(club=club, user=user, role=Role.SCORER)
-    name = " ".join(name.split())
-    if club.players.filter(name__iexact=name).exists():
-        raise ActionRefused(f"{club} already has a player called {name}.")
+    name = _name_checked(name=name, model=Player, taken=club.players.all())
     return Player.objects.create(club=club, name=name)
 
 
@@ -67,8 +84,7 @@ def season_create(
 ) -> Season:
     """A new season of the club; `ends_on` (optional) is the first day it is over."""
     role_require(club=club, user=user, role=Role.OWNER)
-    if club.seasons.filter(name=name).exists():
-        raise ActionRefused(f"{club} already has a season called {name}.")
+    name = _name_checked(name=name, model=Season, taken=club.seasons.all())
     if ends_on is not None and ends_on < starts_on:
         raise ActionRefused("A season cannot end before it starts.")
     return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
@@ -85,11 +101,8 @@ def profile_save(
 ) -> RulesProfile:
     """Create or update a rule profile. Tables already started keep their own copy of the rules."""
     role_require(club=club, user=user, role=Role.OWNER)
-    clash = club.profiles.filter(name=name)
-    if profile is not None:
-        clash = clash.exclude(pk=profile.pk)
-    if clash.exists():
-        raise ActionRefused(f"{club} already has a rule profile called {name}.")
+    others = club.profiles.exclude(pk=profile.pk) if profile is not None else club.profiles.all()
+    name = _name_checked(name=name, model=RulesProfile, taken=others)
     if profile is None:
         profile = RulesProfile(club=club)
     profile.name = name

@@ -7,6 +7,7 @@ from django.db import DatabaseError, connections, router, transaction
 import rules
 from scorekeeper import archive
 from scorekeeper.models import Club, Event, Game, Role, RulesProfile, Seat, TableMeld
+from scorekeeper.names import NameRefused, name_clean, name_key
 
 from .refusals import ImportRefused
 from .roles import role_require
@@ -72,6 +73,12 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
             value = None
         elif kind == "relation":
             value = restored[field.related_model].id_of(value)
+        elif field.name == "name" and isinstance(value, str):
+            # Names as the forms would have made them, so an import cannot bring back "A\u200bnn".
+            try:
+                value = name_clean(value, max_length=field.max_length)
+            except NameRefused as refusal:
+                raise ImportRefused(f"A {name}'s name is not valid: {refusal}") from None
         elif isinstance(value, str) and "\x00" in value:
             # PostgreSQL refuses NUL in text where SQLite keeps it: refuse it on both.
             raise ImportRefused(f"A {name}'s {field.name} holds a NUL character.")
@@ -126,18 +133,32 @@ def _restore(rows: _Rows, restored: dict, accounts: dict, club: Club) -> None:
     """Save one model's rows in the file's order, then the references to rows of the same model
     that were not saved yet when their row was built."""
     model = rows.model
-    built, later = [], []
+    built, later, names = [], [], set()
     for row in rows.rows:
         if type(row.get("id")) is not int or row["id"] in rows.pending:
             raise ImportRefused(f"A {model._meta.verbose_name} in the file has no proper id.")
         instance, references = _row_in(rows, row, restored, accounts, club)
         rows.pending[row["id"]] = instance
         built.append(instance)
+        _refuse_same_name(names, instance)
         later += [(instance, attname, file_id) for attname, file_id in references.items()]
     _insert_as_is(model, built)
     rows.saved = rows.pending
     for instance, attname, file_id in later:
         model.objects.filter(pk=instance.pk).update(**{attname: rows.id_of(file_id)})
+
+
+def _refuse_same_name(names: set[str], instance) -> None:
+    """Two rows of one model named alike ("Ann" and "ann") are refused, as the services refuse
+    them, whichever case the database compares names in. `names`: the keys of those seen."""
+    if not hasattr(instance, "name"):
+        return
+    key = name_key(instance.name)
+    if key in names:
+        raise ImportRefused(
+            f"The file has two {instance._meta.verbose_name_plural} called {instance.name}."
+        )
+    names.add(key)
 
 
 def _accounts(tables: dict) -> dict[str, int]:

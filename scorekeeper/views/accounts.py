@@ -10,7 +10,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
 from scorekeeper import services
-from scorekeeper.forms import AccountDeleteForm, EmailForm, SignupForm
+from scorekeeper.forms import AccountDeleteForm, EmailForm, LoginForm, SignupForm
+
+log_in = auth_views.LoginView.as_view(authentication_form=LoginForm)
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,5 +1,5 @@
-// Following a table live: polling with ETags, the connection banner, taps made while offline,
-// the screen kept awake, and copying the TV link. Event delegation, so htmx swaps keep it working.
+// Following a table live: polling with ETags, the connection banner, taps made while offline or
+// answered with an error, the screen kept awake, and copying the TV link. Event delegation, so htmx swaps keep it working.
 (function () {
   "use strict";
 
@@ -15,7 +15,7 @@
   let waiting = null; // the tap made while offline: { elt, send }
   let dropped = false; // a tap was on its way when the connection dropped: its fate is unknown
 
-  // The connection banner, created once; role=status so screen readers hear it at once.
+  // The connection banner, created once; a polite live region so screen readers hear it.
   let banner = null;
   let keepUntil = 0; // a message that must stay a while is not hidden by the next poll's answer
   function say(text, kind, keepFor = 0) {
@@ -24,6 +24,7 @@
       banner.className = "connection";
       banner.id = "connection";
       banner.setAttribute("role", "status");
+      banner.setAttribute("aria-live", "polite");
       document.body.prepend(banner);
     }
     banner.textContent = text;
@@ -155,6 +156,26 @@
     // Never sent again by itself: it may have arrived, and then it would count twice.
     dropped = true;
     say(DROPPED);
+  });
+
+  // An answer that is an error (4xx or 5xx, never swapped in, see base.html's responseHandling)
+  // says so in the banner: otherwise the button would simply come back as if nothing happened.
+  // The app's writes are atomic, so an error means nothing was saved.
+  function failure(status, tap) {
+    const what = tap ? "Your tap was not saved" : "That could not be loaded";
+    if (status >= 500) return `${what}: the server had a problem. Try again in a moment.`;
+    if (status === 429) return `${what}: too many attempts. Wait a moment, then try again.`;
+    if (status === 404) return `${what}: it is no longer there. Reload the page.`;
+    return `${what}: the server refused it. Reload the page and try again.`;
+  }
+  document.addEventListener("htmx:responseError", (event) => {
+    const status = event.detail.xhr.status;
+    if (isPoll(sender(event))) {
+      // 404 and 403 reload the page (beforeSwap); a server in trouble is tried again each second.
+      if (status >= 500) say("The server had a problem: trying again…", "", 2e3);
+      return;
+    }
+    say(failure(status, isTap(event)), "", 10e3);
   });
 
   // Keep the screen awake while a table is open (where the browser has the Wake Lock API).

@@ -52,7 +52,7 @@ def test_contract_names(contract, name):
     [
         ({"min_book": 1}, "Shortest book must be at least 2"),
         ({"min_run": 2}, "Shortest run must be at least 3"),
-        ({"min_run": 14}, "cannot be longer than 13"),
+        ({"min_run": 14}, "Shortest run must be at most 13"),
         ({"book_suits_distinct": True, "min_book": 5}, "different suits"),
         ({"contracts": []}, "cannot be empty"),
         ({"contracts": [Contract(0, 0)]}, "at least one book or run"),
@@ -60,7 +60,7 @@ def test_contract_names(contract, name):
         ({"points": {"A": -1}}, "Points for A"),
         ({"points": {"Z": 1}}, "unknown ranks"),
         ({"min_players": 6}, "fewest players cannot be more"),
-        ({"max_players": 10, "decks": 1}, "too few to deal"),
+        ({"max_players": 8, "decks": 1}, "too few to deal"),
         ({"ace": "sideways"}, "Aces in runs must be one of"),
         ({"joker_swap": "yes"}, "Joker exchange must be one of"),
         ({"tie_break": "coin"}, "Equal totals must be one of"),
@@ -130,7 +130,7 @@ def test_summary_sentences():
 @pytest.mark.parametrize(
     "changes, message",
     [
-        ({"may_i_limit": 10**20}, "May I? per round must be at most 1000"),
+        ({"may_i_limit": 10**20}, "May I? per round must be at most 5"),
         ({"points": {"JK": 5000}}, "Points for JK must be a whole number from 0 to 1000"),
     ],
 )
@@ -179,3 +179,47 @@ def test_a_contract_reads_as_players_type_it_and_writes_back(text, contract):
 def test_an_unreadable_contract_is_refused_naming_it(text):
     with pytest.raises(RulesError, match="is not a contract"):
         Contract.parse(text)
+
+
+# What a real table can be: no form, import or API can store rules nobody could play.
+UNPLAYABLE = [
+    ({"min_players": 1}, "Fewest players must be at least 2"),
+    ({"max_players": 9, "decks": 4}, "Most players must be at most 8"),
+    ({"decks": 5}, "Decks must be at most 4"),
+    ({"jokers": 9}, "Jokers must be at most 8"),
+    ({"min_book": 9, "decks": 4}, "Shortest book must be at most 8"),
+    ({"jokers_per_meld": 5}, "Jokers per meld must be at most 4"),
+    ({"may_i_limit": 6}, "May I? per round must be at most 5"),
+    ({"may_i_penalty_cards": 4}, "May I? penalty cards must be at most 3"),
+    ({"shanghai_bonus": 1001}, "Shanghai bonus must be at most 1000"),
+    ({"cards_dealt": 16}, "Cards dealt for contract 1 can be at most 15"),
+    ({"contracts": [Contract(1, 0)] * 11}, "at most 10 contracts; these rules have 11"),
+    ({"contracts": [Contract(3, 2)], "cards_dealt": 15}, "asks for 5 melds; a contract can ask"),
+    (
+        {"cards_dealt": 15, "may_i_limit": 3, "may_i_penalty_cards": 3},
+        "A player could hold 28 cards",
+    ),
+]
+
+
+@pytest.mark.parametrize(("changes", "message"), UNPLAYABLE)
+def test_numbers_beyond_a_real_table_are_refused(changes, message):
+    with pytest.raises(RulesError, match=re.escape(message)):
+        HouseRules(**changes)
+    with pytest.raises(RulesError, match=re.escape(message)):  # as an import reads them
+        HouseRules.from_dict(changes)
+
+
+def test_the_largest_real_table_is_accepted():
+    rules = HouseRules(
+        min_players=2,
+        max_players=8,
+        decks=4,
+        jokers=8,
+        cards_dealt=15,
+        contracts=[Contract(2, 2)] * 10,
+        may_i_limit=2,
+        may_i_penalty_cards=3,
+        jokers_per_meld=4,
+    )
+    assert rules.most_cards_held(10) == 24

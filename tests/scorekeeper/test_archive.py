@@ -254,8 +254,8 @@ REFUSED = [
         "points is not valid",
     ),
     (
-        "a NUL in a name",
-        lambda document: _edited(document, _set("player", "name", "Ann\x00")),
+        "a NUL in a hand's cards",
+        lambda document: _edited(document, _set("hand", "cards", "7H\x00")),
         "NUL character",
     ),
     (
@@ -279,7 +279,22 @@ REFUSED = [
             document,
             lambda models: models["player"][1].update(name=models["player"][0]["name"].upper()),
         ),
-        "break a rule",
+        "two players called",
+    ),
+    (
+        "two players with one name but for a zero-width space",
+        lambda document: _edited(
+            document,
+            lambda models: models["player"][1].update(
+                name="\u200b" + models["player"][0]["name"] + "\u2066"
+            ),
+        ),
+        "two players called",
+    ),
+    (
+        "a name of invisible characters only",
+        lambda document: _edited(document, _set("season", "name", "\u200b\u202e \t")),
+        "only spaces or invisible characters",
     ),
     (
         "more May I?s than the limit",

@@ -30,7 +30,7 @@ def test_joining_with_an_invite_code_and_a_wrong_one():
 def test_player_names_are_unique_per_club_whatever_the_case():
     club = make_club()
     services.player_create(user=club.owner(), club=club, name="Ann")
-    with pytest.raises(services.ActionRefused, match="already has a player called ann"):
+    with pytest.raises(services.ActionRefused, match="There is already a player called Ann"):
         services.player_create(user=club.owner(), club=club, name="ann")
     other = make_club()
     services.player_create(user=other.owner(), club=other, name="Ann")

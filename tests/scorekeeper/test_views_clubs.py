@@ -48,7 +48,7 @@ def test_adding_players_by_htmx_and_refusing_a_duplicate(client):
     response = client.post(url, {"name": "Ann"}, headers={"HX-Request": "true"})
     assert response.content.decode().lstrip().startswith('<div id="players">')
     response = client.post(url, {"name": "ANN"}, headers={"HX-Request": "true"})
-    assert "already has a player called ANN" in text_of(response)
+    assert "There is already a player called Ann" in text_of(response)
     assert list(Player.objects.values_list("name", flat=True)) == ["Ann"]
     assert client.get(url).status_code == 405
 
@@ -137,7 +137,7 @@ def test_a_player_name_already_taken_in_other_spacing_or_case_is_refused(client,
         client,
         reverse("player_add", args=[game.club.pk]),
         {"name": "  " + taken.upper().replace(" ", "   ")},
-        "already has a player",
+        "There is already a player called",
     )
 
 
