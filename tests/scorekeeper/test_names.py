@@ -91,7 +91,7 @@ def test_a_player_named_like_another_one_is_refused_by_the_service(twin):
     club = make_club()
     make_player(club, "Ann")
     with pytest.raises(services.ActionRefused, match="^There is already a player called Ann.$"):
-        services.player_create(club=club, name=twin)
+        services.player_create(user=club.owner(), club=club, name=twin)
     assert list(club.players.values_list("name", flat=True)) == ["Ann"]
 
 
@@ -101,7 +101,7 @@ def test_case_is_compared_beyond_ascii_on_every_database():
     club = make_club()
     make_player(club, "Émile")
     with pytest.raises(services.ActionRefused, match="already a player called Émile"):
-        services.player_create(club=club, name="émile")
+        services.player_create(user=club.owner(), club=club, name="émile")
 
 
 @pytest.mark.django_db
@@ -109,26 +109,38 @@ def test_services_store_names_cleaned_and_refuse_invisible_ones():
     user = make_user()
     club = services.club_create(user=user, name=" Thursday\u200b  night ")
     assert club.name == "Thursday night"
-    assert services.player_create(club=club, name="\u202eBen\t").name == "Ben"
-    season = services.season_create(club=club, name="Spring\u200b", starts_on="2026-03-01")
+    assert services.player_create(user=club.owner(), club=club, name="\u202eBen\t").name == "Ben"
+    season = services.season_create(
+        user=club.owner(), club=club, name="Spring\u200b", starts_on="2026-03-01"
+    )
     assert season.name == "Spring"
     with pytest.raises(services.ActionRefused, match="already a season called Spring"):
-        services.season_create(club=club, name="SPRING", starts_on="2026-03-01")
-    profile = services.profile_save(club=club, name="Quick\ufeff", house_rules=rules.HouseRules())
+        services.season_create(user=club.owner(), club=club, name="SPRING", starts_on="2026-03-01")
+    profile = services.profile_save(
+        user=club.owner(), club=club, name="Quick\ufeff", house_rules=rules.HouseRules()
+    )
     assert profile.name == "Quick"
     with pytest.raises(services.ActionRefused, match="already a rules profile called Quick"):
-        services.profile_save(club=club, name="quick", house_rules=rules.HouseRules())
+        services.profile_save(
+            user=club.owner(), club=club, name="quick", house_rules=rules.HouseRules()
+        )
     # Renaming a profile to its own name in another case is no clash with itself.
     assert (
         services.profile_save(
-            club=club, name="QUICK", house_rules=rules.HouseRules(), profile=profile
+            user=club.owner(),
+            club=club,
+            name="QUICK",
+            house_rules=rules.HouseRules(),
+            profile=profile,
         ).name
         == "QUICK"
     )
     for create in [
         lambda: services.club_create(user=user, name="\u200b"),
-        lambda: services.player_create(club=club, name=" \x00 "),
-        lambda: services.season_create(club=club, name="\u2066\u2069", starts_on="2026-03-01"),
+        lambda: services.player_create(user=club.owner(), club=club, name=" \x00 "),
+        lambda: services.season_create(
+            user=club.owner(), club=club, name="\u2066\u2069", starts_on="2026-03-01"
+        ),
     ]:
         with pytest.raises(services.ActionRefused, match="only spaces or invisible"):
             create()
@@ -158,7 +170,7 @@ def test_an_import_stores_names_cleaned():
     payload = json.loads(archive.club_export_json(club))["payload"]
     payload["models"]["player"][0]["name"] = " A\u200bnn\u202e "
     empty = make_club(make_user())
-    services.club_import(club=empty, document=archive.club_document(payload))
+    services.club_import(user=empty.owner(), club=empty, document=archive.club_document(payload))
     assert list(empty.players.values_list("name", flat=True)) == ["Ann"]
 
 
@@ -168,4 +180,4 @@ def test_a_name_stored_before_names_were_cleaned_still_counts():
     club = make_club()
     Player.objects.create(club=club, name="A\u200bnn")
     with pytest.raises(services.ActionRefused, match="already a player called"):
-        services.player_create(club=club, name="ann")
+        services.player_create(user=club.owner(), club=club, name="ann")
