@@ -53,10 +53,16 @@ def club_join(*, user, invite_code: str) -> Club:
 
 @transaction.atomic
 def player_create(*, club: Club, user, name: str) -> Player:
-    """A new name for the club's tables; scorers add players as they sit down."""
+    """A new name for the club's tables; scorers add players as they sit down. The name of a
+    player deleted after playing brings that player back, with their record."""
     role_require(club=club, user=user, role=Role.SCORER)
     name = " ".join(name.split())
-    if club.players.filter(name__iexact=name).exists():
+    same = club.players.filter(name__iexact=name).first()
+    if same is not None and same.retired:
+        same.retired = False
+        same.save(update_fields=["retired"])
+        return same
+    if same is not None:
         raise ActionRefused(f"{club} already has a player called {name}.")
     return Player.objects.create(club=club, name=name)
 
@@ -124,6 +130,11 @@ def game_start(
         raise ActionRefused("The first dealer must be one of the players at the table.")
     if any(player.club_id != club.pk for player in players) or season.club_id != club.pk:
         raise ActionRefused("Players and season must belong to this club.")
+    retired = [player.name for player in players if player.retired]
+    if retired:
+        raise ActionRefused(
+            f"{', '.join(retired)} is no longer among the club's players: add them again first."
+        )
     game = Game.objects.create(
         club=club,
         season=season,
