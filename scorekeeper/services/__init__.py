@@ -7,8 +7,9 @@ screen's taps), melds, scores, undo, checks, photos, TV links, backups, and impo
 restored from its export); `seasons` closes and shares seasons and plays a finished table again;
 `ratings` keeps each finished table's results and the ratings; `events` builds each kind of
 history entry's payload; `deletions` deletes players, profiles, seasons, tables and clubs
-without breaking a finished table. Every write checks the member's role with `roles.role_require` first:
-a RoleRefused is a PermissionDenied, answered with the 403 page and its reason."""
+without breaking a finished table. Every write checks the member's role with
+`roles.role_require` first: a RoleRefused is a PermissionDenied, answered with the 403 page and
+its reason."""
 
 from .accounts import account_delete, account_email_change
 from .checks import check_record
