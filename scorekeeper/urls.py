@@ -5,6 +5,7 @@ from .views import (
     accounts,
     checker,
     clubs,
+    deletions,
     exports,
     games,
     health,
@@ -81,6 +82,11 @@ urlpatterns = [
     path("check/preview/", checker.cards_preview, name="cards_preview"),
     path("check/photo/", photos.checker_photo, name="checker_photo"),
     path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),
+    path("clubs/<int:pk>/delete/", deletions.club_delete, name="club_delete"),
+    path("players/<int:pk>/delete/", deletions.player_delete, name="player_delete"),
+    path("profiles/<int:pk>/delete/", deletions.profile_delete, name="profile_delete"),
+    path("seasons/<int:pk>/delete/", deletions.season_delete, name="season_delete"),
+    path("tables/<int:pk>/delete/", deletions.game_delete, name="game_delete"),
 ]
 
 handler500 = "scorekeeper.views.errors.server_error"
