@@ -448,6 +448,10 @@ class Photo(Recorded):
     check_asked = models.ForeignKey(
         Check, on_delete=models.SET_NULL, null=True, blank=True, related_name="photos"
     )
+    # The player whose hand it was taken of, for the score entry; none for the meld checker's.
+    seat = models.ForeignKey(
+        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="photos"
+    )
     image = models.FileField(upload_to="photos/%Y/%m/")
     # The file's size in bytes, so a club's photo quota is summed without opening the files.
     size = models.PositiveIntegerField(default=0)

@@ -68,6 +68,7 @@ urlpatterns = [
     path("tables/<int:pk>/melds/", melds.melds_record, name="melds_record"),
     path("tables/<int:pk>/lay-off/", melds.lay_off, name="lay_off"),
     path("tables/<int:pk>/photos/", photos.table_photo, name="table_photo"),
+    path("tables/<int:pk>/history/photos/", photos.table_photos, name="table_photos"),
     path("photos/<int:pk>/", photos.photo_image, name="photo"),
     path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
     path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),

@@ -6,6 +6,7 @@ from itertools import count
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
 from django.urls import reverse
 
 import rules
@@ -126,6 +127,20 @@ def stray_photo(game: Game) -> Photo:
         height=1,
         detections=[],
         image="photos/stray.jpg",
+    )
+
+
+def kept_photo(game: Game, size: int = 1000, **fields) -> Photo:
+    """A photo of the table's latest round with a real file of `size` bytes in the media
+    folder (not an image: nothing here reads it)."""
+    return Photo.objects.create(
+        game=game,
+        round=game.rounds.order_by("number").last(),
+        width=1,
+        height=1,
+        size=size,
+        image=ContentFile(b"x" * size, name="kept.jpg"),
+        **fields,
     )
 
 

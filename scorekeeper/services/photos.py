@@ -7,7 +7,7 @@ from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
 from django.template.defaultfilters import filesizeformat
 
-from scorekeeper.models import Game, Photo, Role
+from scorekeeper.models import Game, Photo, Role, Seat
 from scorekeeper.recognition import UnreadableImage, read_cards
 
 from .refusals import ActionRefused
@@ -29,8 +29,9 @@ def photo_read(*, photo) -> Photo:
     return Photo(width=photo.width, height=photo.height, detections=detections)
 
 
-def photo_record(*, game: Game, photo, user) -> Photo:
-    """Read the cards in a photo taken at the table and keep the photo with the round.
+def photo_record(*, game: Game, photo, user, seat: Seat | None = None) -> Photo:
+    """Read the cards in a photo taken at the table and keep the photo with the round, and with
+    the `seat` whose hand it shows when it was taken for the score entry.
 
     Reading takes about a second, so it happens before any transaction: the table's other
     tablets write meanwhile. The file is written before its row, and removed again if the row
@@ -40,6 +41,7 @@ def photo_record(*, game: Game, photo, user) -> Photo:
     _quota_check(game=game, size=len(photo.content))
     kept = photo_read(photo=photo)
     kept.game = game
+    kept.seat = seat
     kept.created_by = user
     kept.size = len(photo.content)
     kept.image.save(f"table{game.pk}.jpg", ContentFile(photo.content), save=False)

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.files.base import ContentFile
 
 from scorekeeper import services
 from scorekeeper.models import (
@@ -24,6 +23,7 @@ from scorekeeper.models import (
 from tests.factories import (
     database_state,
     finish_game,
+    kept_photo,
     make_club,
     make_game,
     make_player,
@@ -33,18 +33,6 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def kept_photo(game: Game, size: int = 1000) -> Photo:
-    """A photo of the table with a real file of `size` bytes in the media folder."""
-    return Photo.objects.create(
-        game=game,
-        round=game.rounds.order_by("number").last(),
-        width=1,
-        height=1,
-        size=size,
-        image=ContentFile(b"x" * size, name="kept.jpg"),
-    )
 
 
 def member(club: Club, role: Role):
