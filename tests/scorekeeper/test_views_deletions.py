@@ -209,10 +209,21 @@ def test_owners_see_the_deletion_links_and_scorers_do_not(client, member, game):
             assert reverse(name, args=[links[name]]) not in body
 
 
+def spare_profile(club: Club) -> RulesProfile:
+    return RulesProfile.objects.create(
+        club=club, name="Spare", settings=club.profiles.get().settings
+    )
+
+
+def spare_season(club: Club) -> Season:
+    return Season.objects.create(club=club, name="Spare", starts_on=club.seasons.get().starts_on)
+
+
 # Pinned query counts: session, user, the object with the member's role, then the preview's: the
 # club's tables, members, contracts, photos, players, seasons and profiles; a player's tables; a
-# profile's or season's siblings (the bench club has one of each: the refusal); a table's seats,
-# contracts, history, questions, photos.
+# profile's siblings and tables; a season's tables (and siblings when it has none); a table's
+# seats, contracts, history, questions, photos. The bench club has one profile and one season:
+# theirs are refused, a spare one goes.
 @pytest.mark.parametrize("games", [1, 30])
 @pytest.mark.parametrize(
     ("name", "target", "queries"),
@@ -220,7 +231,9 @@ def test_owners_see_the_deletion_links_and_scorers_do_not(client, member, game):
         ("club_delete", lambda club: club.pk, 10),
         ("player_delete", lambda club: club.players.first().pk, 4),
         ("profile_delete", lambda club: club.profiles.get().pk, 4),
+        ("profile_delete", lambda club: spare_profile(club).pk, 5),
         ("season_delete", lambda club: club.seasons.get().pk, 4),
+        ("season_delete", lambda club: spare_season(club).pk, 5),
         ("game_delete", lambda club: club.games.first().pk, 9),
     ],
 )
