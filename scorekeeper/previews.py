@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 from django.template.defaultfilters import filesizeformat
+from django.utils.timezone import localtime
 from django.utils.translation import ngettext
 
 from scorekeeper.models import Club, Game, Photo, Player, Round, RulesProfile, Season
@@ -105,7 +106,7 @@ def season_preview(season: Season) -> DeletionPreview:
 def game_preview(game: Game) -> DeletionPreview:
     names = ", ".join(seat.player.name for seat in game.seats.select_related("player"))
     goes = [
-        f"The table of {names}, started {game.started_at:%Y-%m-%d}: "
+        f"The table of {names}, started {localtime(game.started_at):%Y-%m-%d}: "
         f"{_contracts_line(game.rounds)} played, "
         f"{counted(game.events.count(), 'entry', 'entries')} of history, "
         f"{counted(game.checks.count(), 'question', 'questions')} asked of the meld checker, "

@@ -130,16 +130,17 @@ def stray_photo(game: Game) -> Photo:
     )
 
 
-def kept_photo(game: Game, size: int = 1000, **fields) -> Photo:
-    """A photo of the table's latest round with a real file of `size` bytes in the media
-    folder (not an image: nothing here reads it)."""
+def kept_photo(game: Game, size: int = 1000, content: bytes | None = None, **fields) -> Photo:
+    """A photo of the table's latest round with a real file in the media folder: `content`, or
+    `size` bytes that are not an image (nothing but a browser reads a kept photo's file)."""
+    content = content if content is not None else b"x" * size
     return Photo.objects.create(
         game=game,
         round=game.rounds.order_by("number").last(),
         width=1,
         height=1,
-        size=size,
-        image=ContentFile(b"x" * size, name="kept.jpg"),
+        size=len(content),
+        image=ContentFile(content, name="kept.jpg"),
         **fields,
     )
 
@@ -312,6 +313,7 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
     finished = start()
     for number in range(7):
         play_round(finished, went_out=number % 5, points=[5, 10, 15, 20])
+    kept_photo(playing, content=PHOTO.read_bytes(), seat=ben)
     profile = club.profiles.first()
     return {
         "home": "/",
@@ -322,6 +324,9 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
         "game over": finished.get_absolute_url(),
         "round edit": reverse("round_edit", args=[finished.pk, 1]),
         "history": reverse("history", args=[playing.pk]),
+        "table photos": reverse("table_photos", args=[playing.pk]),
+        "table deletion": reverse("game_delete", args=[finished.pk]),
+        "club deletion": reverse("club_delete", args=[club.pk]),
         "checker": reverse("checker"),
         "table checker": reverse("table_check", args=[playing.pk]),
         "rules summary": reverse("rules_summary", args=[profile.pk]),

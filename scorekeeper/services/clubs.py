@@ -132,9 +132,8 @@ def game_start(
         raise ActionRefused("Players and season must belong to this club.")
     retired = [player.name for player in players if player.retired]
     if retired:
-        raise ActionRefused(
-            f"{', '.join(retired)} is no longer among the club's players: add them again first."
-        )
+        who = " and ".join(retired) + (" are" if len(retired) > 1 else " is")
+        raise ActionRefused(f"{who} no longer among the club's players: add them again first.")
     game = Game.objects.create(
         club=club,
         season=season,

@@ -247,3 +247,15 @@ def test_the_previews_run_a_fixed_number_of_queries(
     with django_assert_num_queries(queries):
         response = client.get(url)
     assert response.status_code == 200
+
+
+def test_playing_again_with_a_retired_player_says_to_add_them_again(client, member, game):
+    finish_game(game)
+    ann, ben = seats(game)[1].player, seats(game)[2].player
+    for player in [ann, ben]:
+        client.post(reverse("player_delete", args=[player.pk]))
+    response = client.post(reverse("play_again", args=[game.pk]), follow=True)
+    assert response.redirect_chain == [(game.get_absolute_url(), 302)]
+    body = text_of(response)
+    assert f"{ann} and {ben} are no longer among the club's players: add them again" in body
+    assert Game.objects.count() == 1
