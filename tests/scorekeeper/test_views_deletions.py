@@ -259,3 +259,17 @@ def test_playing_again_with_a_retired_player_says_to_add_them_again(client, memb
     body = text_of(response)
     assert f"{ann} and {ben} are no longer among the club's players: add them again" in body
     assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["", "\x00", "N" * 10_000, "Club\u200b", "<script>alert(1)</script>", "' OR 1=1 --"],
+    ids=["empty", "nul", "huge", "zero-width", "html", "sql"],
+)
+def test_a_club_name_typed_wrong_changes_nothing(client, member, game, typed):
+    before = database_state()
+    response = client.post(reverse("club_delete", args=[game.club_id]), {"confirm_name": typed})
+    assert response.status_code == 200
+    assert "<script>alert" not in response.content.decode()
+    assert "Type the club's name" in text_of(response)
+    assert database_state() == before
