@@ -47,12 +47,16 @@ def player_preview(player: Player) -> DeletionPreview:
             goes=[f"{player}: no table has had {player} at it, so nothing else changes."],
         )
     in_play = tables["all"] - tables["finished"]
+    keeps = "keeps" if tables["finished"] == 1 else "keep"
     stays = [
-        f"{counted(tables['finished'], 'finished table', 'finished tables')} keep {player}'s "
-        "name, scores and totals; the standings and ratings do not change.",
+        f"{counted(tables['finished'], 'finished table', 'finished tables')} {keeps} "
+        f"{player}'s name, scores and totals; the standings and ratings do not change.",
     ]
     if in_play:
-        stays.append(f"{counted(in_play, 'table', 'tables')} in play go on with {player} seated.")
+        goes_on = "goes" if in_play == 1 else "go"
+        stays.append(
+            f"{counted(in_play, 'table', 'tables')} in play {goes_on} on with {player} seated."
+        )
     return DeletionPreview(
         what=f"the player {player}",
         goes=[
@@ -72,12 +76,13 @@ def profile_preview(profile: RulesProfile) -> DeletionPreview:
             "make another profile first.",
         )
     tables = profile.games.count()
+    keep = "keeps its" if tables == 1 else "keep their"
     return DeletionPreview(
         what=what,
         goes=[f"{profile} and its house rules: it is no longer offered for new tables."],
         stays=[
-            f"{counted(tables, 'table', 'tables')} started under {profile} keep their own copy "
-            "of its rules, scores and totals; the standings do not change."
+            f"{counted(tables, 'table', 'tables')} started under {profile} {keep} own copy of "
+            "its rules, scores and totals; the standings do not change."
         ],
     )
 
@@ -88,7 +93,7 @@ def season_preview(season: Season) -> DeletionPreview:
     if tables:
         return DeletionPreview(
             what=what,
-            refusal=f"{season} has {counted(tables, 'table', 'tables')}, and their standings "
+            refusal=f"{season} has {counted(tables, 'table', 'tables')}, and the standings "
             f"need it: delete those tables first, or keep {season} (closing it ends it today).",
         )
     if not season.club.seasons.exclude(pk=season.pk).exists():
@@ -120,7 +125,7 @@ def game_preview(game: Game) -> DeletionPreview:
     else:
         goes.append("It is still in play: it never reached the standings.")
     return DeletionPreview(
-        what=f"this table ({game})",
+        what="this table",
         goes=goes,
         stays=[f"The players ({names}) and every other table of {game.club}."],
     )
@@ -144,8 +149,8 @@ def club_preview(club: Club) -> DeletionPreview:
             "code and the share and TV links.",
         ],
         stays=[
-            f"The accounts of its {counted(members, 'member', 'members')}: they can still log in "
-            "and stay in their other clubs.",
+            f"The accounts of its members ({counted(members, 'member', 'members')}): they can "
+            "still log in and stay in their other clubs.",
             "Nothing can bring the club back: export it first (Everything, JSON) to keep a copy.",
         ],
     )

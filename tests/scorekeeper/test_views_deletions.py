@@ -98,7 +98,7 @@ def test_a_player_who_played_leaves_the_roster_and_the_finished_table_keeps_them
     totals = {result.player.name: result.total for result in game.results.all()}
     url = reverse("player_delete", args=[ann.pk])
     preview = text_of(client.get(url))
-    assert f"1 finished table keep {ann}'s name, scores and totals" in preview
+    assert f"1 finished table keeps {ann}'s name, scores and totals" in preview
     client.post(url)
     ann.refresh_from_db()
     assert ann.retired
@@ -123,7 +123,7 @@ def test_a_profile_deleted_leaves_the_finished_table_as_it_was(client, member, g
     finish_game(game)
     before = text_of(client.get(game.get_absolute_url()))
     url = reverse("profile_delete", args=[game.profile_id])
-    assert "1 table started under Seed rules keep their own copy" in text_of(client.get(url))
+    assert "1 table started under Seed rules keeps its own copy" in text_of(client.get(url))
     assert client.post(url).status_code == 302
     assert not RulesProfile.objects.filter(pk=game.profile_id).exists()
     after = text_of(client.get(game.get_absolute_url()))
@@ -273,3 +273,12 @@ def test_a_club_name_typed_wrong_changes_nothing(client, member, game, typed):
     assert "<script>alert" not in response.content.decode()
     assert "Type the club's name" in text_of(response)
     assert database_state() == before
+
+
+def test_a_player_at_a_table_in_play_is_told_the_table_goes_on(client, member, game):
+    ann = seats(game)[0].player
+    body = text_of(client.get(reverse("player_delete", args=[ann.pk])))
+    assert f"1 table in play goes on with {ann} seated" in body
+    client.post(reverse("player_delete", args=[ann.pk]))
+    assert text_of(client.get(game.get_absolute_url())).count(ann.name) >= 1
+    assert Player.objects.get(pk=ann.pk).retired
