@@ -38,7 +38,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(models.Player)
 class PlayerAdmin(ClubOwnedAdmin):
-    list_display = ["name", "club", "created_at"]
+    list_display = ["name", "club", "retired", "created_at"]
 
 
 @admin.register(models.Season)
@@ -131,7 +131,7 @@ class CheckAdmin(ReadOnlyAdmin):
 
 @admin.register(models.Photo)
 class PhotoAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "game", "round", "width", "height"]
+    list_display = ["created_at", "game", "round", "width", "height", "size"]
     list_filter = ["game__club"]
     search_fields = ["game__club__name"]
     list_select_related = ["game", "round"]

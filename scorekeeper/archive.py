@@ -56,6 +56,9 @@ NOT_EXPORTED = {"Club", "Membership", "Photo", "TableLink"}
 # A season's share link opens its standings to anyone: it is not copied with the club (a copy
 # shares when asked, and the original's link keeps pointing only at the original).
 NOT_EXPORTED_FIELDS = {(Season, "share_token")}
+# Fields added after version 1 was first written: a file made before them has none, and its rows
+# take the fields' defaults (a player exported before deletions existed is not retired).
+LATER_FIELDS = {(Player, "retired")}
 
 
 def model_key(model) -> str:

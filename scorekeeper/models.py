@@ -109,12 +109,23 @@ class Membership(models.Model):
         return Role(self.role).allows(role)
 
 
+class PlayerQuerySet(models.QuerySet):
+    def playing(self):
+        """The club's roster: players offered for new tables (not deleted after playing)."""
+        return self.filter(retired=False)
+
+
 class Player(models.Model):
     """A name at the club's tables; not necessarily somebody with an account."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=40)
+    # Deleted by an owner after playing: kept, name and all, for the finished tables and the
+    # standings, but no longer in the roster nor offered for new tables.
+    retired = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -437,7 +448,13 @@ class Photo(Recorded):
     check_asked = models.ForeignKey(
         Check, on_delete=models.SET_NULL, null=True, blank=True, related_name="photos"
     )
+    # The player whose hand it was taken of, for the score entry; none for the meld checker's.
+    seat = models.ForeignKey(
+        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="photos"
+    )
     image = models.FileField(upload_to="photos/%Y/%m/")
+    # The file's size in bytes, so a club's photo quota is summed without opening the files.
+    size = models.PositiveIntegerField(default=0)
     width = models.PositiveIntegerField()
     height = models.PositiveIntegerField()
     # What the recognizer read: [{"card": "10H", "confidence": 0.97, "box": [x0, y0, x1, y1]}].

@@ -196,6 +196,14 @@ def game_checks(game: Game):
     return game.checks.select_related("round", "created_by").prefetch_related("photos")
 
 
+def game_photos(game: Game):
+    """The photos taken at the table, by contract and in the order taken, each with what it was
+    taken for: the question asked of the meld checker, or the player whose hand it shows."""
+    return game.photos.select_related(
+        "round", "check_asked", "seat__player", "created_by"
+    ).order_by("round__number", "pk")
+
+
 def game_history(game: Game):
     """Every event of the table, newest first, with who did it and whether it was taken back."""
     return (

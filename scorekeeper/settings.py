@@ -208,6 +208,13 @@ STORAGES = {
 # public static files), refused beyond these sizes.
 MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
 PHOTO_MAX_BYTES = env_int("DJANGO_PHOTO_MAX_MB", 20) * 1024 * 1024
+# What one club may keep in photos, by count and by size; a photo beyond either is refused.
+PHOTO_QUOTA_COUNT = env_int("DJANGO_PHOTO_QUOTA_COUNT", 500)
+PHOTO_QUOTA_BYTES = env_int("DJANGO_PHOTO_QUOTA_MB", 200) * 1024 * 1024
+if PHOTO_QUOTA_COUNT < 0 or PHOTO_QUOTA_BYTES < 0:
+    raise ImproperlyConfigured(
+        "DJANGO_PHOTO_QUOTA_COUNT and DJANGO_PHOTO_QUOTA_MB must be 0 (no photos) or more"
+    )
 PHOTO_MAX_PIXELS = env_int("DJANGO_PHOTO_MAX_MEGAPIXELS", 50) * 1_000_000
 if not 0 < PHOTO_MAX_PIXELS <= RECOGNIZER_MAX_PIXELS:
     raise ImproperlyConfigured(

@@ -5,6 +5,7 @@ from .views import (
     accounts,
     checker,
     clubs,
+    deletions,
     exports,
     games,
     health,
@@ -68,6 +69,7 @@ urlpatterns = [
     path("tables/<int:pk>/melds/", melds.melds_record, name="melds_record"),
     path("tables/<int:pk>/lay-off/", melds.lay_off, name="lay_off"),
     path("tables/<int:pk>/photos/", photos.table_photo, name="table_photo"),
+    path("tables/<int:pk>/history/photos/", photos.table_photos, name="table_photos"),
     path("photos/<int:pk>/", photos.photo_image, name="photo"),
     path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
     path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),
@@ -82,6 +84,11 @@ urlpatterns = [
     path("check/preview/", checker.cards_preview, name="cards_preview"),
     path("check/photo/", photos.checker_photo, name="checker_photo"),
     path("profiles/<int:pk>/summary/", profiles.rules_summary, name="rules_summary"),
+    path("clubs/<int:pk>/delete/", deletions.club_delete, name="club_delete"),
+    path("players/<int:pk>/delete/", deletions.player_delete, name="player_delete"),
+    path("profiles/<int:pk>/delete/", deletions.profile_delete, name="profile_delete"),
+    path("seasons/<int:pk>/delete/", deletions.season_delete, name="season_delete"),
+    path("tables/<int:pk>/delete/", deletions.game_delete, name="game_delete"),
 ]
 
 handler500 = "scorekeeper.views.errors.server_error"

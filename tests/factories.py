@@ -6,6 +6,7 @@ from itertools import count
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
 from django.urls import reverse
 
 import rules
@@ -126,6 +127,21 @@ def stray_photo(game: Game) -> Photo:
         height=1,
         detections=[],
         image="photos/stray.jpg",
+    )
+
+
+def kept_photo(game: Game, size: int = 1000, content: bytes | None = None, **fields) -> Photo:
+    """A photo of the table's latest round with a real file in the media folder: `content`, or
+    `size` bytes that are not an image (nothing but a browser reads a kept photo's file)."""
+    content = content if content is not None else b"x" * size
+    return Photo.objects.create(
+        game=game,
+        round=game.rounds.order_by("number").last(),
+        width=1,
+        height=1,
+        size=len(content),
+        image=ContentFile(content, name="kept.jpg"),
+        **fields,
     )
 
 
@@ -306,6 +322,7 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
     finished = start()
     for number in range(7):
         play_round(finished, went_out=number % 5, points=[5, 10, 15, 20])
+    kept_photo(playing, content=PHOTO.read_bytes(), seat=ben)
     profile = club.profiles.first()
     return {
         "home": "/",
@@ -316,6 +333,9 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
         "game over": finished.get_absolute_url(),
         "round edit": reverse("round_edit", args=[finished.pk, 1]),
         "history": reverse("history", args=[playing.pk]),
+        "table photos": reverse("table_photos", args=[playing.pk]),
+        "table deletion": reverse("game_delete", args=[finished.pk]),
+        "club deletion": reverse("club_delete", args=[club.pk]),
         "checker": reverse("checker"),
         "table checker": reverse("table_check", args=[playing.pk]),
         "rules summary": reverse("rules_summary", args=[profile.pk]),

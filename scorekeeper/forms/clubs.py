@@ -155,7 +155,7 @@ class GameStartForm(forms.Form):
 
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
-        players = club.players.all()
+        players = club.players.playing()
         profiles = list(club.profiles.all())
         self.seats = max([profile.house_rules.max_players for profile in profiles] + [SEATS])
         for n in range(self.seats):

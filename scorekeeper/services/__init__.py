@@ -6,8 +6,10 @@ members (the invite code, roles, removing and leaving), tables (the versioned wr
 screen's taps), melds, scores, undo, checks, photos, TV links, backups, and imports (a club
 restored from its export); `seasons` closes and shares seasons and plays a finished table again;
 `ratings` keeps each finished table's results and the ratings; `events` builds each kind of
-history entry's payload. Every write checks the member's role with `roles.role_require` first:
-a RoleRefused is a PermissionDenied, answered with the 403 page and its reason."""
+history entry's payload; `deletions` deletes players, profiles, seasons, tables and clubs
+without breaking a finished table. Every write checks the member's role with
+`roles.role_require` first: a RoleRefused is a PermissionDenied, answered with the 403 page and
+its reason."""
 
 from .accounts import account_delete, account_email_change
 from .checks import check_record
@@ -20,6 +22,7 @@ from .clubs import (
     profile_save,
     season_create,
 )
+from .deletions import club_delete, game_delete, player_delete, profile_delete, season_delete
 from .imports import club_import
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
 from .members import (
@@ -29,7 +32,7 @@ from .members import (
     member_remove,
     member_role_set,
 )
-from .photos import photo_delete, photo_read, photo_record
+from .photos import photo_delete, photo_read, photo_record, photos_drop
 from .ratings import ratings_replay, results_rebuild, results_refresh
 from .refusals import ActionRefused, ImportRefused, StaleState
 from .roles import RoleRefused, role_require
@@ -49,10 +52,12 @@ __all__ = [
     "action_undo",
     "check_record",
     "club_create",
+    "club_delete",
     "club_import",
     "club_invite_rotate",
     "club_invite_set",
     "club_join",
+    "game_delete",
     "game_play_again",
     "club_set_time_zone",
     "game_start",
@@ -66,7 +71,10 @@ __all__ = [
     "photo_delete",
     "photo_read",
     "photo_record",
+    "photos_drop",
+    "player_delete",
     "player_create",
+    "profile_delete",
     "profile_save",
     "ratings_replay",
     "results_rebuild",
@@ -77,6 +85,7 @@ __all__ = [
     "round_score",
     "season_close",
     "season_create",
+    "season_delete",
     "season_share",
     "season_unshare",
     "shanghai_claim_onto",

@@ -72,9 +72,15 @@ def club_join(*, user, invite_code: str) -> Club:
 @transaction.atomic
 def player_create(*, club: Club, user, name: str) -> Player:
     """A new player of the club, named uniquely in it (see _name_checked); scorers add players
-    as they sit down."""
+    as they sit down. The name of a player deleted after playing brings that player back, with
+    their record."""
     role_require(club=club, user=user, role=Role.SCORER)
-    name = _name_checked(name=name, model=Player, taken=club.players.all())
+    name = _name_checked(name=name, model=Player, taken=club.players.filter(retired=False))
+    for retired in club.players.filter(retired=True):
+        if name_key(retired.name) == name_key(name):
+            retired.retired = False
+            retired.save(update_fields=["retired"])
+            return retired
     return Player.objects.create(club=club, name=name)
 
 
@@ -137,6 +143,10 @@ def game_start(
         raise ActionRefused("The first dealer must be one of the players at the table.")
     if any(player.club_id != club.pk for player in players) or season.club_id != club.pk:
         raise ActionRefused("Players and season must belong to this club.")
+    retired = [player.name for player in players if player.retired]
+    if retired:
+        who = " and ".join(retired) + (" are" if len(retired) > 1 else " is")
+        raise ActionRefused(f"{who} no longer among the club's players: add them again first.")
     game = Game.objects.create(
         club=club,
         season=season,

@@ -24,6 +24,7 @@ class _Rows:
         # What every row of the model needs, worked out once.
         self.fields = [(field, _kind(model, field)) for field in archive.exported_fields(model)]
         self.expected = {"id"} | {field.name for field, _ in self.fields}
+        self.optional = {name for later, name in archive.LATER_FIELDS if later is model}
         relations = [field for field in model._meta.concrete_fields if field.is_relation]
         self.unchecked = [field.name for field in relations]  # checked here, not by queries
         self.has_club = any(field.related_model is Club for field in relations)
@@ -55,7 +56,7 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
     """An unsaved instance from a row of the file, and its references to its own model."""
     model = rows.model
     name = model._meta.verbose_name
-    if row.keys() != rows.expected:
+    if row.keys() - rows.expected or rows.expected - rows.optional - row.keys():
         wrong = ", ".join(sorted(set(row) ^ rows.expected))
         raise ImportRefused(f"A {name} in the file has the wrong fields ({wrong}).")
     instance = model()
@@ -63,7 +64,7 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
         instance.club_id = club.pk
     own = {}
     for field, kind in rows.fields:
-        value = row[field.name]
+        value = row[field.name] if field.name in row else field.get_default()
         if kind == "account":
             value = accounts.get(value) if isinstance(value, str) else None
         elif kind == "own":

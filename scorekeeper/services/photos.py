@@ -1,9 +1,13 @@
-"""Photos taken at the table: read, kept with their round, deleted with their file."""
+"""Photos taken at the table: read, kept with their round within the club's quota, deleted with
+their file."""
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Count, QuerySet, Sum
+from django.template.defaultfilters import filesizeformat
 
-from scorekeeper.models import Game, Photo, Role
+from scorekeeper.models import Game, Photo, Role, Seat
 from scorekeeper.recognition import UnreadableImage, read_cards
 
 from .refusals import ActionRefused
@@ -25,17 +29,21 @@ def photo_read(*, photo) -> Photo:
     return Photo(width=photo.width, height=photo.height, detections=detections)
 
 
-def photo_record(*, game: Game, photo, user) -> Photo:
-    """Read the cards in a photo taken at the table and keep the photo with the round.
+def photo_record(*, game: Game, photo, user, seat: Seat | None = None) -> Photo:
+    """Read the cards in a photo taken at the table and keep the photo with the round, and with
+    the `seat` whose hand it shows when it was taken for the score entry.
 
     Reading takes about a second, so it happens before any transaction: the table's other
     tablets write meanwhile. The file is written before its row, and removed again if the row
     cannot be kept (the round was scored meanwhile, say), so no file is left without its row.
     """
     role_require(club=game.club_id, user=user, role=Role.SCORER)
+    _quota_check(game=game, size=len(photo.content))
     kept = photo_read(photo=photo)
     kept.game = game
+    kept.seat = seat
     kept.created_by = user
+    kept.size = len(photo.content)
     kept.image.save(f"table{game.pk}.jpg", ContentFile(photo.content), save=False)
     try:
         with transaction.atomic():
@@ -47,11 +55,45 @@ def photo_record(*, game: Game, photo, user) -> Photo:
     return kept
 
 
+def _megabytes(size: int) -> str:
+    megabyte = 1024 * 1024
+    return f"{size // megabyte} MB" if size % megabyte == 0 else filesizeformat(size)
+
+
+def _quota_check(*, game: Game, size: int) -> None:
+    """Refuse a photo of `size` bytes that would take the table's club over its photo quota.
+    Two photos taken at the same moment may both pass: the quota is a budget, not a lock."""
+    kept = Photo.objects.filter(game__club_id=game.club_id).aggregate(
+        count=Count("pk"), size=Sum("size", default=0)
+    )
+    if (
+        kept["count"] + 1 > settings.PHOTO_QUOTA_COUNT
+        or kept["size"] + size > settings.PHOTO_QUOTA_BYTES
+    ):
+        raise ActionRefused(
+            f"This club's photos are full ({settings.PHOTO_QUOTA_COUNT} photos, "
+            f"{_megabytes(settings.PHOTO_QUOTA_BYTES)}): delete old ones from a table's "
+            "history page."
+        )
+
+
+def photos_drop(photos: QuerySet) -> int:
+    """Delete the photos' rows, and their files once the deletion is committed (a deletion
+    rolled back keeps both). Returns how many were deleted."""
+    names = list(photos.values_list("image", flat=True))
+    photos.delete()
+    storage = Photo._meta.get_field("image").storage
+
+    def files_delete():
+        for name in names:
+            storage.delete(name)
+
+    transaction.on_commit(files_delete)
+    return len(names)
+
+
 @transaction.atomic
 def photo_delete(*, photo: Photo, user) -> None:
-    """Delete a photo, and its file once the row's deletion is committed (a deletion rolled
-    back keeps both); the check it belonged to stays in the history."""
+    """Delete a photo and its file; the check it belonged to stays in the history."""
     role_require(club=photo.game.club_id, user=user, role=Role.SCORER)
-    storage, name = photo.image.storage, photo.image.name
-    photo.delete()
-    transaction.on_commit(lambda: storage.delete(name))
+    photos_drop(Photo.objects.filter(pk=photo.pk))

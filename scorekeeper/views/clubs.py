@@ -68,7 +68,7 @@ def _club_page(
 ):
     context = {
         "club": club,
-        "players": club.players.all(),
+        "players": club.players.playing(),
         "seasons": club.seasons.all(),
         "current_season": club.seasons.current(),
         "profiles": club.profiles.all(),
@@ -108,7 +108,7 @@ def player_add(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         context = {
             "club": club,
-            "players": club.players.all(),
+            "players": club.players.playing(),
             "player_form": PlayerForm() if saved else form,
         }
         return render(request, "club.html#players", context)

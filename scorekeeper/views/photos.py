@@ -2,9 +2,10 @@
 shown only to the club's members, and deleted; taken at the standalone checker, read and shown
 but never kept."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import ngettext
@@ -74,7 +75,10 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         try:
             photo = services.photo_record(
-                game=game, photo=photo_form.cleaned_data["photo"], user=request.user
+                game=game,
+                photo=photo_form.cleaned_data["photo"],
+                user=request.user,
+                seat=seat.seat,
             )
         except services.ActionRefused as refusal:
             return table_page(
@@ -163,10 +167,22 @@ def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@require_GET
+@login_required
+def table_photos(request: HttpRequest, pk: int) -> HttpResponse:
+    """The photos taken at the table, by contract, each with what it was taken for."""
+    game = game_or_404(request, pk)
+    context = {"game": game, "photos": selectors.game_photos(game)}
+    return render(request, "photos.html#photos" if request.htmx else "photos.html", context)
+
+
 @require_POST
 @login_required
 def photo_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete a photo, back to where it was listed: the table's photos or its checker."""
     photo = photo_or_404(request, pk, role=Role.SCORER)
     game = photo.game
     services.photo_delete(photo=photo, user=request.user)
-    return redirect("table_check", pk=game.pk)
+    messages.success(request, "Deleted the photo.")
+    back = "table_photos" if request.POST.get("back") == "photos" else "table_check"
+    return redirect(back, pk=game.pk)

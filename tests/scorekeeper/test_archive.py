@@ -337,3 +337,25 @@ def test_a_seasons_share_link_is_not_copied(exported, empty_club):
     assert "share_token" not in document
     services.club_import(user=empty_club.owner(), club=empty_club, document=document)
     assert not empty_club.seasons.filter(share_token__isnull=False).exists()
+
+
+def test_a_retired_player_stays_retired_and_an_older_export_retires_nobody(exported, empty_club):
+    club, _ = exported
+    played = club.players.filter(seats__isnull=False).first()
+    services.player_delete(player=played, user=club.owner())
+    document = archive.club_export_json(club)
+    services.club_import(user=empty_club.owner(), club=empty_club, document=document)
+    assert list(empty_club.players.filter(retired=True).values_list("name", flat=True)) == [
+        played.name
+    ]
+
+    def made_before_deletions(models):
+        for row in models["player"]:
+            del row["retired"]
+
+    older = make_club(make_user(), name="Older")
+    services.club_import(
+        user=older.owner(), club=older, document=_edited(document, made_before_deletions)
+    )
+    assert older.players.count() == club.players.count()
+    assert not older.players.filter(retired=True).exists()

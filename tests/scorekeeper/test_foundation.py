@@ -88,3 +88,30 @@ def test_a_photo_limit_the_recognizer_cannot_read_refuses_to_start(megapixels):
     result = run_settings({"DJANGO_DEBUG": "true", "DJANGO_PHOTO_MAX_MEGAPIXELS": megapixels})
     assert result.returncode != 0
     assert "DJANGO_PHOTO_MAX_MEGAPIXELS must be from 1 to 50" in result.stderr
+
+
+def test_the_photo_quota_comes_from_the_environment():
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import scorekeeper.settings as s; print(s.PHOTO_QUOTA_COUNT, s.PHOTO_QUOTA_BYTES)",
+        ],
+        cwd=BASE_DIR,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_DEBUG": "true",
+            "DJANGO_PHOTO_QUOTA_COUNT": "40",
+            "DJANGO_PHOTO_QUOTA_MB": "3",
+        },
+        capture_output=True,
+        text=True,
+    )
+    assert result.stdout.split() == ["40", str(3 * 1024 * 1024)], result.stderr
+
+
+@pytest.mark.parametrize("variable", ["DJANGO_PHOTO_QUOTA_COUNT", "DJANGO_PHOTO_QUOTA_MB"])
+def test_a_negative_photo_quota_refuses_to_start(variable):
+    result = run_settings({"DJANGO_DEBUG": "true", variable: "-1"})
+    assert result.returncode != 0
+    assert "must be 0 (no photos) or more" in result.stderr

@@ -275,6 +275,13 @@ ENDPOINTS: dict[str, Endpoint] = {
     "club_leave": Endpoint(club("club_leave")),
     "member_role": Endpoint(membership("member_role"), {"role": "role"}),
     "member_remove": Endpoint(membership("member_remove")),
+    "club_delete": Endpoint(club("club_delete"), {"confirm_name": "name"}),
+    "player_delete": Endpoint(
+        lambda game: reverse("player_delete", args=[seats(game)[0].player_id])
+    ),
+    "profile_delete": Endpoint(lambda game: reverse("profile_delete", args=[game.profile_id])),
+    "season_delete": Endpoint(season("season_delete")),
+    "game_delete": Endpoint(table("game_delete")),
     "club_import": Endpoint(club("club_import"), {"document": "file"}),
     "profile_new": Endpoint(club("profile_new"), profile_fields),
     "profile_edit": Endpoint(
@@ -338,6 +345,7 @@ ENDPOINTS: dict[str, Endpoint] = {
 NOT_FORMS = {
     "home": "a list, no input",
     "members": "a list, no input",
+    "table_photos": "a list, no input",
     "healthz": "no input",
     "game": "the round screen: its forms post to the endpoints above",
     "game_live": "the poll: only If-None-Match, checked in test_views_live",

@@ -10,14 +10,20 @@ from django.urls import reverse
 from PIL import Image
 from pillow_heif import register_heif_opener
 
-from scorekeeper.models import Check, Photo
+from scorekeeper.models import Check, Membership, Photo, Role
 from tests.factories import (
     PHOTO,
     bad_seat,
+    database_state,
+    finish_game,
+    kept_photo,
     make_club,
     make_user,
+    play_round,
     post_refused,
+    record_check,
     score_data,
+    seats,
     text_of,
     url,
 )
@@ -203,3 +209,125 @@ def test_a_photo_for_a_seat_not_being_scored_asks_for_a_photo(
         {**score_data(scoring), "photo_seat": bad_seat(photo_seat, stranger)},
         "Take or choose a photo first",
     )
+
+
+def test_the_tables_photos_are_listed_by_contract_with_what_each_was_for(
+    client, member, game, htmx_headers
+):
+    first = kept_photo(game, seat=seats(game)[1])
+    play_round(game, went_out=0, points=[10, 20])
+    check = record_check(game, game.rounds.get(number=2))
+    for_check = kept_photo(game, check_asked=check)
+    unasked = kept_photo(game)
+    response = client.get(reverse("table_photos", args=[game.pk]), headers=htmx_headers)
+    body = text_of(response)
+    assert ("<html" in body) is not bool(htmx_headers)
+    one, two = body.index("Contract 1"), body.index("Contract 2")
+    assert one < body.index(f"{seats(game)[1].player}</strong>'s hand") < two
+    assert two < body.index("Is this a book or a run?</strong> 8H 8S 8D")
+    assert "no question was asked with it" in body
+    for photo in [first, for_check, unasked]:
+        assert f'src="{reverse("photo", args=[photo.pk])}"' in body
+        assert reverse("photo_delete", args=[photo.pk]) in body
+    assert 'name="back" value="photos"' in body
+
+
+def test_the_history_links_to_the_photos(client, member, game):
+    assert reverse("table_photos", args=[game.pk]) in text_of(client.get(url("history", game)))
+
+
+def test_viewers_see_the_photos_without_delete_buttons(client, game):
+    photo = kept_photo(game)
+    viewer = make_user()
+    Membership.objects.create(club=game.club, user=viewer, role=Role.VIEWER)
+    client.force_login(viewer)
+    body = text_of(client.get(reverse("table_photos", args=[game.pk])))
+    assert reverse("photo", args=[photo.pk]) in body
+    assert reverse("photo_delete", args=[photo.pk]) not in body
+    before = database_state()
+    response = client.post(reverse("photo_delete", args=[photo.pk]), {"back": "photos"})
+    assert response.status_code == 403
+    assert database_state() == before
+    assert Path(photo.image.path).exists()
+
+
+def test_a_scorer_deletes_a_photo_and_returns_to_the_list(
+    client, game, django_capture_on_commit_callbacks
+):
+    finish_game(game)
+    photo = kept_photo(game)
+    scorer = make_user()
+    Membership.objects.create(club=game.club, user=scorer, role=Role.SCORER)
+    client.force_login(scorer)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("photo_delete", args=[photo.pk]), {"back": "photos"}, follow=True
+        )
+    assert response.redirect_chain == [(reverse("table_photos", args=[game.pk]), 302)]
+    assert "Deleted the photo." in text_of(response)
+    assert not Photo.objects.exists()
+    assert not Path(photo.image.path).exists()
+
+
+def test_the_photo_list_is_for_the_clubs_members(client, member, game, stranger):
+    assert client.get(reverse("table_photos", args=[stranger.pk])).status_code == 404
+    assert client.post(reverse("table_photos", args=[game.pk])).status_code == 405
+    client.logout()
+    target = reverse("table_photos", args=[game.pk])
+    assert client.get(target).url == f"{reverse('login')}?next={target}"
+
+
+# session, user, table, photos with their contracts, questions, players and takers
+@pytest.mark.parametrize("photos", [1, 12])
+def test_the_photo_list_runs_a_fixed_number_of_queries(
+    client, member, game, django_assert_num_queries, photos
+):
+    for number in range(photos):
+        if number % 4 == 3:
+            play_round(game, went_out=0, points=[10, 20])
+        check = record_check(game, game.rounds.order_by("number").last())
+        kept_photo(game, check_asked=check if number % 2 else None, seat=seats(game)[number % 3])
+    with django_assert_num_queries(4):
+        response = client.get(reverse("table_photos", args=[game.pk]))
+    assert text_of(response).count('class="thumbnail"') == photos
+
+
+@pytest.mark.players(4)  # score_data enters three hands
+def test_a_photo_for_the_score_entry_is_kept_with_the_players_seat(client, member, scoring):
+    seat = seats(scoring)[1]
+    file = SimpleUploadedFile("hand.jpg", PHOTO.read_bytes(), content_type="image/jpeg")
+    data = {**score_data(scoring), "photo_seat": seat.pk, f"photo_{seat.pk}": file}
+    client.post(url("score_photo", scoring), data)
+    assert Photo.objects.get().seat == seat
+
+
+def test_a_full_club_refuses_a_photo_and_keeps_nothing(client, member, game, settings, media):
+    kept_photo(game)
+    settings.PHOTO_QUOTA_COUNT = 1
+    files_before = sorted(media.rglob("*"))
+    body = text_of(upload(client, game, "meld.jpg", PHOTO.read_bytes()))
+    assert "This club's photos are full (1 photos, 200 MB): delete old ones" in body
+    assert Photo.objects.count() == 1
+    assert sorted(media.rglob("*")) == files_before
+
+
+@pytest.mark.players(4)  # score_data enters three hands
+def test_a_photo_beyond_the_clubs_bytes_is_refused(client, member, scoring, settings, media):
+    settings.PHOTO_QUOTA_BYTES = 1024 * 1024
+    kept_photo(scoring, size=1024 * 1024 - 10)
+    files_before = sorted(media.rglob("*"))
+    seat = seats(scoring)[1]
+    file = SimpleUploadedFile("hand.jpg", PHOTO.read_bytes(), content_type="image/jpeg")
+    data = {**score_data(scoring), "photo_seat": seat.pk, f"photo_{seat.pk}": file}
+    before = database_state()
+    body = text_of(client.post(url("score_photo", scoring), data))
+    assert "This club's photos are full (500 photos, 1 MB)" in body
+    assert database_state() == before
+    assert sorted(media.rglob("*")) == files_before
+
+
+def test_another_clubs_photos_do_not_count(client, member, game, stranger, settings):
+    kept_photo(stranger)
+    settings.PHOTO_QUOTA_COUNT = 1
+    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    assert Photo.objects.filter(game=game).count() == 1

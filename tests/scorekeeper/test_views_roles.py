@@ -86,6 +86,12 @@ ENDPOINTS = {
     "cards_preview": ("signed-in", "-"),
     "checker_photo": ("-", "signed-in"),
     "rules_summary": ("viewer", "-"),
+    "table_photos": ("viewer", "-"),
+    "club_delete": ("owner", "owner"),
+    "player_delete": ("owner", "owner"),
+    "profile_delete": ("owner", "owner"),
+    "season_delete": ("owner", "owner"),
+    "game_delete": ("owner", "owner"),
 }
 
 # The visitors: each makes each request in turn, on the same club, every request rolled back.
