@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
-from ..cards import JOKER, RANK_PLURAL, RANK_VALUE, SUIT_NAME, Card
+from ..cards import RANK_PLURAL, RANK_VALUE, SUIT_NAME, Card
 from ..contracts import Contract, RulesError
 from ..house_rules import HouseRules
 from ..melds import (
@@ -69,20 +69,28 @@ def _needs(contract: Contract) -> str:
     return " and ".join(parts)
 
 
+def _held_joker(rest: list[Card], laid: Card) -> Card:
+    """The hand's joker that `laid` is: the one declared as that card, else one declared by its
+    rank alone, else an undeclared one (a joker declared as another card never moves)."""
+    rank = laid.declared.rank if laid.declared else None
+    for fits in (
+        lambda held: held == laid,
+        lambda held: (
+            held.declared is not None and held.declared.suit is None and held.declared.rank == rank
+        ),
+        lambda held: held.declared is None,
+    ):
+        match = next((held for held in rest if held.is_joker and fits(held)), None)
+        if match is not None:
+            return match
+    raise AssertionError(f"{laid} is none of the hand's jokers")
+
+
 def _leftover(hand: list[Card], melds: list[Meld]) -> list[Card]:
     rest = list(hand)
     for meld in melds:
         for card in meld.cards:
-            if card.is_joker:
-                plain = Card(JOKER, None)
-                match = next((c for c in rest if c == card), None)
-                if match is None:
-                    match = next((c for c in rest if c == plain), None)
-                if match is None:
-                    match = next(c for c in rest if c.is_joker)
-                rest.remove(match)
-            else:
-                rest.remove(card)
+            rest.remove(_held_joker(rest, card) if card.is_joker else card)
     return rest
 
 

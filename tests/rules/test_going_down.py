@@ -202,3 +202,11 @@ def test_a_book_joker_declared_by_rank_alone_takes_a_missing_suit():
     distinct = HouseRules(book_suits_distinct=True)
     assert down(1, "QH QS JK=Q | 8S 8H 8D", distinct).ok
     assert down(1, "QH QS JK=Q 8S 8H 8D", distinct).ok
+
+
+def test_a_joker_declared_as_one_card_is_kept_when_another_stands_for_its_rank():
+    # Found by the oracle test: JK=2S was laid as the 3S while JK=3 stayed in the hand.
+    one_run = HouseRules(contracts=[Contract(0, 1)], cards_dealt=[11])
+    verdict = find_going_down(1, parse_cards("2S 3S 4S 5S 2S JK=2S JK=3"), one_run)
+    assert verdict.ok, verdict.reasons
+    assert sorted(str(card) for card in verdict.leftover) == ["2S", "3S", "JK=2S"]
