@@ -34,6 +34,7 @@ def app_environment(*, database_url: str, data_dir: Path, workers: int = 2) -> d
         "DJANGO_SECURE_SSL_REDIRECT": "false",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_DATA_DIR": str(data_dir),
+        "DJANGO_MEDIA_ROOT": str(data_dir / "media"),
         "DJANGO_LOG_LEVEL": "WARNING",
         "WEB_CONCURRENCY": str(workers),
     }
