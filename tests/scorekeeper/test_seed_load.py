@@ -1,7 +1,8 @@
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 
 from scorekeeper.models import Game, Membership
@@ -23,3 +24,6 @@ def test_seed_load_makes_open_tables_ten_a_club_with_two_member_tablets_each(tmp
             user = get_user_model().objects.get(username=username)
             assert user.check_password(seeded["password"])
             assert Membership.objects.filter(user=user, club_id=table["club"]).exists()
+            for key in seeded["sessions"][username]:
+                session = SessionStore(session_key=key)
+                assert session[SESSION_KEY] == str(user.pk)

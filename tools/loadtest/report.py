@@ -8,6 +8,14 @@ TRIVIAL = "trivial view (/healthz)"
 SCORE = "score"
 
 
+def number(text: str) -> float:
+    """A figure of Locust's CSV; "N/A" (no request) as 0."""
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
@@ -24,16 +32,16 @@ def throughput(result: dict, name: str) -> float:
     if name not in rows:
         return 0.0
     in_server = sum(
-        float(row["Request Count"]) * float(row["Average Response Time"]) / 1000
+        number(row["Request Count"]) * number(row["Average Response Time"]) / 1000
         for row in rows.values()
     ) / measured_seconds(result)
-    return max(in_server, 1.0) / (float(rows[name]["Average Response Time"]) / 1000)
+    return max(in_server, 1.0) / (number(rows[name]["Average Response Time"]) / 1000)
 
 
 def measured_seconds(result: dict) -> float:
     """How long the figures were measured: from the moment every device was logged in."""
     total = next(row for row in result["stats"] if row["Name"] == "Aggregated")
-    return float(total["Request Count"]) / max(float(total["Requests/s"]), 0.001)
+    return number(total["Request Count"]) / max(number(total["Requests/s"]), 0.001)
 
 
 def errors(result: dict) -> dict[str, int]:
@@ -57,7 +65,7 @@ def level_section(result: dict) -> list[str]:
         f"{len(logins)} devices logged in (median {statistics.median(logins or [0]):.0f} ms, "
         f"max {max(logins or [0]):.0f} ms: a password hash each, before the figures below).",
         f"{int(total['Request Count'])} requests in {measured_seconds(result):.0f} s, "
-        f"{float(total['Requests/s']):.1f} req/s; machine load {result['load'][0]:.2f}; "
+        f"{number(total['Requests/s']):.1f} req/s; machine load {result['load'][0]:.2f}; "
         f"CPU (% of one core): {cpu}.",
         f"Unchanged live poll (304): median {statistics.median(polls or [0]):.1f} ms, "
         f"p95 {percentile(polls, 0.95):.1f} ms over {len(polls)} polls.",
@@ -67,7 +75,7 @@ def level_section(result: dict) -> list[str]:
     ]
     for row in action_rows(result):
         lines.append(
-            f"| {row['Name']} | {row['Request Count']} | {float(row['Requests/s']):.2f} "
+            f"| {row['Name']} | {row['Request Count']} | {number(row['Requests/s']):.2f} "
             f"| {row['50%']} | {row['95%']} | {row['99%']} | {row['Failure Count']} |"
         )
     writes = result["record"]["writes"]
@@ -87,7 +95,7 @@ def level_section(result: dict) -> list[str]:
 
 def goals(result: dict) -> list[str]:
     rows = action_rows(result)
-    slow = [f"{row['Name']} {row['95%']} ms" for row in rows if float(row["95%"]) >= 100]
+    slow = [f"{row['Name']} {row['95%']} ms" for row in rows if number(row["95%"]) >= 100]
     server_errors = {k: v for k, v in errors(result).items() if k.split()[-1].startswith("5")}
     polls = result["record"]["unchanged_polls"]
     poll_median = statistics.median(polls or [0])
@@ -123,7 +131,7 @@ def growth(results: list[dict]) -> list[str]:
         total = next(row for row in result["stats"] if row["Name"] == "Aggregated")
         cpu = result["cpu"]
         lines.append(
-            f"| {result['tables']} | {float(total['Requests/s']):.1f} | {total['50%']} "
+            f"| {result['tables']} | {number(total['Requests/s']):.1f} | {total['50%']} "
             f"| {total['95%']} | {cpu['gunicorn'][0]:.0f} | {cpu['postgresql'][0]:.0f} "
             f"| {cpu['locust'][0]:.0f} |"
         )
@@ -136,6 +144,10 @@ def growth(results: list[dict]) -> list[str]:
         "",
     ]
     return lines
+
+
+def in_flight(result: dict) -> int:
+    return sum(n for key, n in result["record"]["statuses"].items() if key.endswith(" 0"))
 
 
 def fault_section(fault: dict) -> list[str]:
@@ -152,6 +164,9 @@ def fault_section(fault: dict) -> list[str]:
         f"{seen['recovered_after']:.1f} s later, with no app restart; afterwards the probe saw "
         f"{seen['after']}.",
         f"- Before the faults: {seen['before']}.",
+        f"- Requests cut in flight (no answer: the killed worker's, and those caught by the "
+        f"stop): {in_flight(fault)}; every other request was answered, 503 with the friendly "
+        "page while the database was away.",
         "",
         *level_section(fault),
     ]

@@ -4,20 +4,36 @@ with its two tablets' accounts (members of its club), written through the servic
     python manage.py seed_load --tables 20 --out /tmp/tables.json
 
 The JSON lists, per table, its id, its club and season, the two accounts and the seats and
-players, which is all the load generator needs to play it through the HTTP forms."""
+players, which is all the load generator needs to play it through the HTTP forms; and for each
+account, two sessions already logged in (its tablet and one more screen), as devices that
+logged in earlier in the evening. A password hash takes most of a second here, so a hundred
+devices logging in at once would measure the hash, not the night: a few log in for real."""
 
 import json
+from importlib import import_module
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand
+from django.http import HttpRequest
 
 from scorekeeper import services
 
 PASSWORD = "load-test-tablet-password"
 TABLES_A_CLUB = 10
 NAMES = ("Ann", "Ben", "Cat", "Dan")
+SESSIONS_AN_ACCOUNT = 2
+
+
+def session_logged_in(user) -> str:
+    """The key of a new session logged in as `user`, as the login form would leave it."""
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore()
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session.save()
+    return request.session.session_key
 
 
 class Command(BaseCommand):
@@ -36,7 +52,7 @@ class Command(BaseCommand):
             for n in range(tables)
             for tablet in "ab"
         )
-        seeded = []
+        made = []
         for n in range(tables):
             tablet_a, tablet_b = users[2 * n], users[2 * n + 1]
             if n % TABLES_A_CLUB == 0:
@@ -54,7 +70,7 @@ class Command(BaseCommand):
                 season=season,
                 profile=profile,
             )
-            seeded.append(
+            made.append(
                 {
                     "table": game.pk,
                     "club": club.pk,
@@ -64,6 +80,11 @@ class Command(BaseCommand):
                     "players": [player.pk for player in players],
                 }
             )
-        Path(out).write_text(json.dumps({"password": PASSWORD, "tables": seeded}, indent=1))
+        sessions = {
+            user.username: [session_logged_in(user) for _ in range(SESSIONS_AN_ACCOUNT)]
+            for user in users
+        }
+        seeded = {"password": PASSWORD, "tables": made, "sessions": sessions}
+        Path(out).write_text(json.dumps(seeded, indent=1))
         clubs = -(-tables // TABLES_A_CLUB)
         self.stdout.write(f"Seeded {tables} tables in {clubs} clubs.")
