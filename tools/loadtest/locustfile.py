@@ -168,6 +168,18 @@ class Table(HttpUser):
         """POST a write with the version this screen shows; record what became of it."""
         sent = data.setdefault("version", self.version)
         headers = {"X-CSRFToken": self.token} | ({"HX-Request": "true"} if htmx else {})
+        # Recorded before it is sent: a write still in flight when the run stops stays
+        # "unknown" (saved or not, the check accepts either), never missing from the record.
+        written = {
+            "table": self.pk,
+            "version": int(sent),
+            "action": action,
+            "kinds": KINDS[action],
+            "user": self.username,
+            "outcome": "unknown",
+            "status": 0,
+        }
+        RECORD.append(written)
         with self.client.post(
             url, data=data, headers=headers, name=action, allow_redirects=False, catch_response=True
         ) as answer:
@@ -183,17 +195,7 @@ class Table(HttpUser):
                 outcome = "accepted"
             else:
                 outcome = "refused"
-            RECORD.append(
-                {
-                    "table": self.pk,
-                    "version": int(sent),
-                    "action": action,
-                    "kinds": KINDS[action],
-                    "user": self.username,
-                    "outcome": outcome,
-                    "status": status,
-                }
-            )
+            written.update(outcome=outcome, status=status)
             if status in (200, 409) and htmx:
                 self.learn(answer.text)
             elif outcome == "accepted":
