@@ -204,10 +204,11 @@ class Table(HttpUser):
 
 
 class TabletA(Table):
-    """The table's main tablet: plays the whole game, contract by contract."""
+    """The table's main tablet: plays the whole game, contract by contract, a tap or a question
+    every two seconds on average (a real table is slower: its players hold cards)."""
 
     role, tablet = "a", "a"
-    wait_time = between(0.3, 1.2)
+    wait_time = between(1, 3)
 
     def on_start(self):
         super().on_start()
@@ -309,7 +310,7 @@ class TabletB(TabletA):
     that is seconds old, racing the first tablet."""
 
     role, tablet = "b", "b"
-    wait_time = between(2, 6)
+    wait_time = between(3, 8)
 
     @task
     def play(self):
@@ -354,7 +355,7 @@ class Member(Table):
     role = "member"
     tablet = "b"
     session = None
-    wait_time = between(2, 5)
+    wait_time = between(3, 8)
 
     @task
     def standings(self):
