@@ -94,8 +94,11 @@ def stats_rows(path: Path) -> list[dict]:
         return list(csv.DictReader(rows))
 
 
-def club_night(*, cluster, app, environment, folder, tables: int, run_time: int, name: str):
-    """Seed `tables` tables, play them for `run_time` seconds; the figures and the check."""
+def club_night(
+    *, cluster, app, environment, folder, tables: int, run_time: int, name: str, during=None
+) -> dict:
+    """Seed `tables` tables and play them for `run_time` seconds (`during(tables_json)` meanwhile,
+    if given); the figures, the CPU and the consistency check."""
     seeded = folder / f"{name}-tables.json"
     manage(
         environment, "seed_load", "--tables", str(tables), "--out", str(seeded), "--prefix", name
@@ -120,11 +123,7 @@ def club_night(*, cluster, app, environment, folder, tables: int, run_time: int,
         }
     )
     sampler.start()
-    started = time.monotonic()
-    return process, record, seeded, sampler, started
-
-
-def finish(process, record, seeded, sampler, started, *, environment, folder, name) -> dict:
+    seen = during(seeded) if during else None
     process.wait()
     sampler.running = False
     checked = subprocess.run(
@@ -137,14 +136,14 @@ def finish(process, record, seeded, sampler, started, *, environment, folder, na
     print(checked.stdout + checked.stderr, end="")
     return {
         "name": name,
-        "tables": len(json.loads(seeded.read_text())["tables"]),
-        "seconds": time.monotonic() - started,
+        "tables": tables,
         "stats": stats_rows(folder / f"{name}_stats.csv"),
         "record": json.loads(record.read_text()),
         "cpu": sampler.summary(),
         "consistency": checked.stdout.strip() + checked.stderr.strip(),
         "consistent": checked.returncode == 0,
         "load": os.getloadavg(),
+        "seen": seen,
     }
 
 
@@ -165,34 +164,23 @@ def main() -> int:
         release(environment)
         with App(environment, log=folder / "gunicorn.log") as app:
             environment["APP_URL"] = app.url
+            where = {"cluster": cluster, "app": app, "environment": environment, "folder": folder}
             for tables in arguments.levels:
                 print(f"== {tables} tables for {arguments.run_time} s")
-                running = club_night(
-                    cluster=cluster,
-                    app=app,
-                    environment=environment,
-                    folder=folder,
-                    tables=tables,
-                    run_time=arguments.run_time,
-                    name=f"t{tables}",
-                )
                 results.append(
-                    finish(*running, environment=environment, folder=folder, name=f"t{tables}")
+                    club_night(
+                        **where, tables=tables, run_time=arguments.run_time, name=f"t{tables}"
+                    )
                 )
             if not arguments.no_faults:
                 print("== fault run: a worker killed, PostgreSQL stopped for 10 s")
-                running = club_night(
-                    cluster=cluster,
-                    app=app,
-                    environment=environment,
-                    folder=folder,
+                fault = club_night(
+                    **where,
                     tables=5,
                     run_time=50,
                     name="faults",
+                    during=lambda tables: faults.inflict(app=app, cluster=cluster, tables=tables),
                 )
-                seen = faults.inflict(app=app, cluster=cluster, tables=running[2])
-                fault = finish(*running, environment=environment, folder=folder, name="faults")
-                fault["seen"] = seen
     text = report.write(results, fault, uptime=subprocess.getoutput("uptime"))
     Path(arguments.report).write_text(text)
     print(text)
