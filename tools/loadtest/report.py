@@ -67,6 +67,8 @@ def level_section(result: dict) -> list[str]:
         f"{int(total['Request Count'])} requests in {measured_seconds(result):.0f} s, "
         f"{number(total['Requests/s']):.1f} req/s; machine load {result['load'][0]:.2f}; "
         f"CPU (% of one core): {cpu}.",
+        f"gunicorn's CPU time a request, over the whole run: {cpu_per_request(result):.0f} ms "
+        "(what the figures above cost whatever else the machine does).",
         f"Unchanged live poll (304): median {statistics.median(polls or [0]):.1f} ms, "
         f"p95 {percentile(polls, 0.95):.1f} ms over {len(polls)} polls.",
         "",
@@ -124,8 +126,8 @@ def growth(results: list[dict]) -> list[str]:
         "## How the figures grow",
         "",
         "| tables | req/s | median ms | p95 ms | gunicorn CPU % | PostgreSQL CPU % "
-        "| Locust CPU % |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| Locust CPU % | gunicorn CPU ms a request |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for result in results:
         total = next(row for row in result["stats"] if row["Name"] == "Aggregated")
@@ -133,7 +135,7 @@ def growth(results: list[dict]) -> list[str]:
         lines.append(
             f"| {result['tables']} | {number(total['Requests/s']):.1f} | {total['50%']} "
             f"| {total['95%']} | {cpu['gunicorn'][0]:.0f} | {cpu['postgresql'][0]:.0f} "
-            f"| {cpu['locust'][0]:.0f} |"
+            f"| {cpu['locust'][0]:.0f} | {cpu_per_request(result):.0f} |"
         )
     busiest = max(results[-1]["cpu"].items(), key=lambda item: item[1][0])
     lines += [
@@ -144,6 +146,11 @@ def growth(results: list[dict]) -> list[str]:
         "",
     ]
     return lines
+
+
+def cpu_per_request(result: dict) -> float:
+    requests = sum(result["record"]["statuses"].values())
+    return 1000 * result["gunicorn_cpu_seconds"] / max(requests, 1)
 
 
 def in_flight(result: dict) -> int:

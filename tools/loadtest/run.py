@@ -52,6 +52,9 @@ class CpuSampler(threading.Thread):
             self.samples.append({name: self.percent(find()) for name, find in self.groups.items()})
             time.sleep(1)
 
+    def cpu_seconds(self, name: str) -> float:
+        return sum(sample[name] for sample in self.samples) / 100  # a sample a second
+
     def summary(self) -> dict[str, tuple[float, float]]:
         steady = self.samples[2:] or self.samples  # the first sample of a process reads 0
         return {
@@ -140,6 +143,7 @@ def club_night(
         "stats": stats_rows(folder / f"{name}_stats.csv"),
         "record": json.loads(record.read_text()),
         "cpu": sampler.summary(),
+        "gunicorn_cpu_seconds": sampler.cpu_seconds("gunicorn"),
         "consistency": checked.stdout.strip() + checked.stderr.strip(),
         "consistent": checked.returncode == 0,
         "load": os.getloadavg(),
