@@ -18,6 +18,7 @@ made the v-th event. The check reports, in words, every way the database differs
 import json
 import os
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -101,6 +102,24 @@ def database_problems(record: dict, tables: list[int]) -> list[str]:
     return problems
 
 
+def settled(tables: list[int], *, quiet: float = 3.0, timeout: float = 180.0) -> float:
+    """Wait until the tables' versions have not moved for `quiet` seconds: when Locust stops,
+    requests it sent may still wait in gunicorn's queue, and a check read meanwhile would see
+    half of a write. The seconds waited."""
+    from scorekeeper.models import Game
+
+    started = last_change = time.monotonic()
+    versions = None
+    while time.monotonic() - last_change < quiet:
+        now = list(Game.objects.filter(pk__in=tables).order_by("pk").values_list("version"))
+        if now != versions:
+            versions, last_change = now, time.monotonic()
+        if time.monotonic() - started > timeout:
+            break
+        time.sleep(0.5)
+    return time.monotonic() - started
+
+
 def main(record_path: str, tables_path: str) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     import django
@@ -108,12 +127,16 @@ def main(record_path: str, tables_path: str) -> int:
     django.setup()
     record = json.loads(Path(record_path).read_text())
     tables = [table["table"] for table in json.loads(Path(tables_path).read_text())["tables"]]
+    waited = settled(tables)
     problems = database_problems(record, tables)
     writes = record["writes"]
     outcomes = {
         o: sum(w["outcome"] == o for w in writes) for o in ("accepted", "refused", "unknown")
     }
-    print(f"consistency: {len(tables)} tables, {len(writes)} writes {outcomes}: ", end="")
+    print(
+        f"consistency ({waited:.0f} s for the last queued requests): {len(tables)} tables, ", end=""
+    )
+    print(f"{len(writes)} writes {outcomes}: ", end="")
     print("nothing lost, nothing extra" if not problems else f"{len(problems)} PROBLEMS")
     for problem in problems:
         print(f"  {problem}")
