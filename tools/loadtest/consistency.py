@@ -127,8 +127,15 @@ def main(record_path: str, tables_path: str) -> int:
     django.setup()
     record = json.loads(Path(record_path).read_text())
     tables = [table["table"] for table in json.loads(Path(tables_path).read_text())["tables"]]
+    from django.db import connection, transaction
+
     waited = settled(tables)
-    problems = database_problems(record, tables)
+    with transaction.atomic():
+        # One snapshot for every read: a write still arriving is then wholly in or wholly out
+        # (it was recorded as in flight, so either is right), never half seen.
+        if connection.vendor == "postgresql":
+            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        problems = database_problems(record, tables)
     writes = record["writes"]
     outcomes = {
         o: sum(w["outcome"] == o for w in writes) for o in ("accepted", "refused", "unknown")
