@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format demo vendor clean chromium
+.PHONY: run test lint format demo vendor clean chromium loadtest
 
 # A Python of 3.12 or newer: the one .python-version selects, else the newest found on PATH.
 PYTHON := $(shell for p in python3.13 python3.12 python3 python; do \
@@ -45,6 +45,12 @@ chromium:
 
 test: $(VENV)/.requirements-dev chromium
 	$(BIN)/python -m pytest
+
+# A club night at 5, 20 and 50 tables and a fault run, on gunicorn and a PostgreSQL of its own
+# (about 8 minutes; needs root and PostgreSQL's binaries, installed when missing). Writes
+# loadtest-report.md; fails if anything accepted was lost or anything refused was saved.
+loadtest: $(VENV)/.requirements-dev
+	$(BIN)/python -m tools.loadtest.run
 
 lint: $(VENV)/.requirements-dev
 	$(BIN)/ruff check .

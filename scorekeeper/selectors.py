@@ -191,6 +191,16 @@ def game_board(game: Game, *, history: int = 8) -> Board:
     )
 
 
+def round_current(game: Game) -> Round | None:
+    """The round being played or scored, with its hands; None once every contract is scored."""
+    return (
+        game.rounds.filter(finished_at__isnull=True)
+        .prefetch_related("hands")
+        .order_by("number")
+        .first()
+    )
+
+
 def game_checks(game: Game):
     """Every question asked of the meld checker at the table, with its answer and photos."""
     return game.checks.select_related("round", "created_by").prefetch_related("photos")

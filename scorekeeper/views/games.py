@@ -141,19 +141,20 @@ undo = _table_action(VersionedForm, services.action_undo)
 @login_required
 def score(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
-    board = selectors.game_board(game)
-    if board.current is None:
+    # The round and its hands only: the whole board is built once, for the answer.
+    current = selectors.round_current(game)
+    if current is None:
         return table_page_refused(
             request, game, services.ActionRefused("This game is over: all contracts are scored.")
         )
-    if not board.scoring:
+    if current.went_out_id is None:
         # Scores for a round that is no longer being scored: the screen is out of date.
         if request.POST.get("version") != str(game.version):
             return table_page_refused(request, game, services.StaleState())
         return table_page_refused(
             request, game, services.ActionRefused("Nobody has gone out yet in this round.")
         )
-    form = ScoreForm(request.POST, round_=board.current)
+    form = ScoreForm(request.POST, round_=current)
     if not form.is_valid():
         if "version" in form.errors:
             return table_page_refused(request, game, services.StaleState())

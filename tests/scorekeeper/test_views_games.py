@@ -357,3 +357,20 @@ def test_five_players_with_the_longest_names_score_and_keep_their_history(client
     assert client.post(url("score", game), data).status_code == 302
     scored = game.events.get(kind=Event.Kind.ROUND_SCORED).description
     assert all(name in scored for name in names[1:])
+
+
+@pytest.mark.parametrize("played", [0, 5])
+def test_saving_scores_takes_the_same_queries_at_any_contract(
+    client, member, game, django_assert_num_queries, played
+):
+    # The state check reads the round and its hands only; the board is built once, to answer.
+    for _ in range(played):
+        play_round(game)
+    game.refresh_from_db()
+    post(client, "went_out", game, seat=first_seat(game).pk)
+    game.refresh_from_db()
+    entries = {f"cards_{seat.pk}": "K 7" for seat in game.seats.order_by("position")[1:]}
+    with django_assert_num_queries(30):  # 34 when the state check built a whole board
+        response = post(client, "score", game, htmx=True, version=game.version, **entries)
+    assert response.status_code == 200
+    assert game.rounds.filter(number=played + 1, finished_at__isnull=False).exists()

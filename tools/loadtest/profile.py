@@ -1,0 +1,121 @@
+"""Where the time goes in one action of the load test: cProfile over N repetitions through the
+whole Django stack (the test client, production settings), and the SQL of one of them.
+
+    DATABASE_URL=postgres://scorekeeper:scorekeeper@127.0.0.1:5432/sk_load_profile \\
+        .venv/bin/python -m tools.loadtest.profile score --times 40
+
+Without DATABASE_URL it uses SQLite in a temporary folder. The database is migrated and a fresh
+club made each time; prints the top functions by cumulative time and the queries."""
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("action", choices=["score", "went_out", "table", "check", "trivial"])
+    parser.add_argument("--times", type=int, default=40)
+    parser.add_argument("--top", type=int, default=25)
+    arguments = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    os.environ.setdefault("DJANGO_DATA_DIR", tempfile.mkdtemp(prefix="sk-profile-"))
+    os.environ["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(64)
+    os.environ["DJANGO_SECURE_SSL_REDIRECT"] = "false"
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import make_game, seats
+
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+    client = Client(HTTP_HX_REQUEST="true")
+
+    def fresh():
+        game = make_game()
+        client.force_login(game.created_by)
+        return game
+
+    def went_out(game):
+        return client.post(
+            f"/tables/{game.pk}/went-out/", {"version": game.version, "seat": seats(game)[0].pk}
+        )
+
+    def score(game):
+        data = {f"cards_{seat.pk}": "K 7 JK" for seat in seats(game)[1:]}
+        return client.post(f"/tables/{game.pk}/score/", {"version": game.version, **data})
+
+    def check(game):
+        data = {"question": "hint", "cards": "7H 7S 7D 8C 9C 10C JC KH KD 2S JK"}
+        return client.post(f"/tables/{game.pk}/check/", data)
+
+    # Each action: what puts a table in the state it needs (not profiled), then the action.
+    actions = {
+        "score": (went_out, score),
+        "went_out": (lambda game: None, went_out),
+        "table": (lambda game: None, lambda game: client.get(f"/tables/{game.pk}/")),
+        "check": (lambda game: None, check),
+        "trivial": (lambda game: None, lambda game: client.get("/healthz")),
+    }
+    prepare, action = actions[arguments.action]
+    profile = cProfile.Profile()
+    game = fresh()
+    plain = []  # ms of each repetition without the profiler (every other one)
+    for repetition in range(2 * arguments.times):
+        game.refresh_from_db()
+        if game.finished_at or game.rounds.filter(finished_at__isnull=True).count() == 0:
+            game = fresh()
+        prepare(game)
+        game.refresh_from_db()
+        capture = CaptureQueriesContext(connection)
+        profiled = repetition % 2
+        with capture:
+            started = time.perf_counter()
+            if profiled:
+                profile.enable()
+            answer = action(game)
+            if profiled:
+                profile.disable()
+            else:
+                plain.append(1000 * (time.perf_counter() - started))
+        queries = capture.captured_queries
+        if answer.status_code != 200:
+            raise SystemExit(f"{arguments.action} answered {answer.status_code}")
+        if arguments.action in ("score", "went_out"):
+            game.refresh_from_db()
+            # Back to the state the action needs for the next repetition: undo it.
+            client.post(f"/tables/{game.pk}/undo/", {"version": game.version})
+            if arguments.action == "score":
+                client.post(f"/tables/{game.pk}/undo/", {"version": game.version + 1})
+    out = io.StringIO()
+    stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+    total = stats.total_tt
+    # Our code and the rules engine first: where a fix would go.
+    stats.print_stats(r"scorekeeper|rules|templat", arguments.top)
+    print(
+        f"{arguments.action}: median {statistics.median(plain):.1f} ms a request without the "
+        f"profiler ({arguments.times} times), {1000 * total / arguments.times:.1f} ms with it"
+    )
+    print(out.getvalue())
+    print(f"The queries of the last one ({len(queries)}):")
+    for query in queries:
+        print(f"  {query['time']}s  {query['sql'][:160]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

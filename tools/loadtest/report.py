@@ -1,0 +1,180 @@
+"""The load test's report, in Markdown: per level, each action's figures, errors by status, the
+CPU of each process, the goals at 20 tables, how the figures grow, and the fault run."""
+
+import statistics
+
+GOAL_LEVEL = 20
+
+
+def number(text: str) -> float:
+    """A figure of Locust's CSV; "N/A" (no request) as 0."""
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def action_rows(result: dict) -> list[dict]:
+    return [row for row in result["stats"] if row["Name"] != "Aggregated"]
+
+
+def measured_seconds(result: dict) -> float:
+    """How long the figures were measured: from the moment every device was logged in."""
+    total = next(row for row in result["stats"] if row["Name"] == "Aggregated")
+    return number(total["Request Count"]) / max(number(total["Requests/s"]), 0.001)
+
+
+def errors(result: dict) -> dict[str, int]:
+    return {
+        key: count
+        for key, count in sorted(result["record"]["statuses"].items())
+        if not key.endswith((" 200", " 302", " 304"))
+    }
+
+
+def level_section(result: dict) -> list[str]:
+    cpu = ", ".join(
+        f"{name} {mean:.0f}% (peak {peak:.0f}%)" for name, (mean, peak) in result["cpu"].items()
+    )
+    polls = result["record"]["unchanged_polls"]
+    total = next(row for row in result["stats"] if row["Name"] == "Aggregated")
+    logins = result["record"]["logins"]
+    lines = [
+        f"### {result['tables']} tables",
+        "",
+        f"{len(logins)} devices logged in (median {statistics.median(logins or [0]):.0f} ms, "
+        f"max {max(logins or [0]):.0f} ms: a password hash each, before the figures below).",
+        f"{int(total['Request Count'])} requests in {measured_seconds(result):.0f} s, "
+        f"{number(total['Requests/s']):.1f} req/s; machine load {result['load'][0]:.2f}; "
+        f"CPU (% of one core): {cpu}.",
+        f"gunicorn's CPU time a request, over the whole run: {cpu_per_request(result):.0f} ms "
+        "(what the figures above cost whatever else the machine does).",
+        f"Unchanged live poll (304): median {statistics.median(polls or [0]):.1f} ms, "
+        f"p95 {percentile(polls, 0.95):.1f} ms over {len(polls)} polls.",
+        "",
+        "| action | requests | req/s | median ms | p95 ms | p99 ms | failures |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in action_rows(result):
+        lines.append(
+            f"| {row['Name']} | {row['Request Count']} | {number(row['Requests/s']):.2f} "
+            f"| {row['50%']} | {row['95%']} | {row['99%']} | {row['Failure Count']} |"
+        )
+    writes = result["record"]["writes"]
+    outcomes = {
+        o: sum(w["outcome"] == o for w in writes) for o in ("accepted", "refused", "unknown")
+    }
+    lines += [
+        "",
+        f"Writes: {outcomes['accepted']} accepted, {outcomes['refused']} refused (409 or a "
+        f"rule's refusal), {outcomes['unknown']} lost in flight. Other statuses: "
+        f"{errors(result) or 'none'}.",
+        f"Consistency: {result['consistency']}",
+        "",
+    ]
+    return lines
+
+
+def goals(result: dict) -> list[str]:
+    rows = action_rows(result)
+    slow = [f"{row['Name']} {row['95%']} ms" for row in rows if number(row["95%"]) >= 100]
+    server_errors = {k: v for k, v in errors(result).items() if k.split()[-1].startswith("5")}
+    polls = result["record"]["unchanged_polls"]
+    poll_median = statistics.median(polls or [0])
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "**missed**"
+
+    return [
+        f"## Goals at {result['tables']} tables",
+        "",
+        f"- every action's p95 under 100 ms: {verdict(not slow)}"
+        + (f" ({', '.join(slow)})" if slow else ""),
+        f"- zero 5xx: {verdict(not server_errors)} {server_errors or ''}",
+        f"- unchanged poll median under 5 ms: {verdict(poll_median < 5)} ({poll_median:.1f} ms)",
+        "- score entry throughput at least half the trivial view's: not shown by this run, "
+        "where neither was driven to its own ceiling; `python -m tools.loadtest.profile score` "
+        "and `... profile trivial` give each one's cost a request (the README's figures)",
+        "",
+    ]
+
+
+def growth(results: list[dict]) -> list[str]:
+    lines = [
+        "## How the figures grow",
+        "",
+        "| tables | req/s | median ms | p95 ms | gunicorn CPU % | PostgreSQL CPU % "
+        "| Locust CPU % | gunicorn CPU ms a request |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for result in results:
+        total = next(row for row in result["stats"] if row["Name"] == "Aggregated")
+        cpu = result["cpu"]
+        lines.append(
+            f"| {result['tables']} | {number(total['Requests/s']):.1f} | {total['50%']} "
+            f"| {total['95%']} | {cpu['gunicorn'][0]:.0f} | {cpu['postgresql'][0]:.0f} "
+            f"| {cpu['locust'][0]:.0f} | {cpu_per_request(result):.0f} |"
+        )
+    busiest = max(results[-1]["cpu"].items(), key=lambda item: item[1][0])
+    lines += [
+        "",
+        f"At {results[-1]['tables']} tables the busiest process group is {busiest[0]} "
+        f"({busiest[1][0]:.0f}% of one core on average, {busiest[1][1]:.0f}% at peak; the "
+        "machine has 2 cores, 200% in all, shared with the other processes).",
+        "",
+    ]
+    return lines
+
+
+def cpu_per_request(result: dict) -> float:
+    requests = sum(result["record"]["statuses"].values())
+    return 1000 * result["gunicorn_cpu_seconds"] / max(requests, 1)
+
+
+def in_flight(result: dict) -> int:
+    return sum(n for key, n in result["record"]["statuses"].items() if key.endswith(" 0"))
+
+
+def fault_section(fault: dict) -> list[str]:
+    seen = fault["seen"]
+    return [
+        "## Fault run (5 tables)",
+        "",
+        f"- A gunicorn worker killed at {seen['worker_killed_at']:.1f} s: gunicorn had two "
+        f"workers again after {seen['worker_replaced_after']:.1f} s. The probe (a member "
+        f"with the table open, every 100 ms) saw {seen['worker_killed']}.",
+        f"- PostgreSQL stopped at {seen['database_stopped_at']:.1f} s for 10 s: the probe saw "
+        f"{seen['database_away']}.",
+        f"- Started again at {seen['database_started_at']:.1f} s: pages answered normally "
+        f"{seen['recovered_after']:.1f} s later, with no app restart; afterwards the probe saw "
+        f"{seen['after']}.",
+        f"- Before the faults: {seen['before']}.",
+        f"- Requests cut in flight (no answer: the killed worker's, and those caught by the "
+        f"stop): {in_flight(fault)}; every other request was answered, 503 with the friendly "
+        "page while the database was away.",
+        "",
+        *level_section(fault),
+    ]
+
+
+def write(results: list[dict], fault: dict | None, *, uptime: str) -> str:
+    lines = [
+        "# Load test report",
+        "",
+        "`make loadtest` (gunicorn as the Procfile runs it, WEB_CONCURRENCY=2, 2 threads, "
+        "PostgreSQL 15 of its own, DEBUG off; Locust on loopback). Times in ms as Locust "
+        "measured them. Machine at the end: " + uptime.strip(),
+        "",
+    ]
+    for result in results:
+        lines += level_section(result)
+    at_goal = [r for r in results if r["tables"] == GOAL_LEVEL] or results[-1:]
+    lines += goals(at_goal[0]) + growth(results)
+    if fault:
+        lines += fault_section(fault)
+    return "\n".join(lines) + "\n"
