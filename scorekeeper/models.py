@@ -105,9 +105,6 @@ class Membership(models.Model):
     def __str__(self):
         return f"{self.user} in {self.club} ({self.get_role_display().lower()})"
 
-    def allows(self, role: Role) -> bool:
-        return Role(self.role).allows(role)
-
 
 class PlayerQuerySet(models.QuerySet):
     def playing(self):
