@@ -1,5 +1,6 @@
 """The app's own middleware: the health check, answered before anything that needs a host name
-or the database, the headers every page needs, and the time zone each request starts in."""
+or the database, the polls of unchanged tables, answered before the session, the headers every
+page needs, and the time zone each request starts in."""
 
 from django.conf import settings
 from django.shortcuts import resolve_url
@@ -7,6 +8,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 
+from scorekeeper import polling
 from scorekeeper.views.health import healthz
 
 
@@ -18,6 +20,19 @@ def health_check(get_response):
         if request.path_info == "/healthz":
             return healthz(request)
         return get_response(request)
+
+    return middleware
+
+
+def unchanged_polls(get_response):
+    """A screen's poll of a table that has not changed is answered 304 here, after one query,
+    before the session, CSRF, login and rate-limit middleware, which would only cost time:
+    the screens' polls, every second, are most of a club night's requests. Anything else, a
+    changed table's poll included, goes on through the whole stack."""
+
+    def middleware(request):
+        unchanged = polling.unchanged(request)
+        return get_response(request) if unchanged is None else unchanged
 
     return middleware
 

@@ -4,7 +4,7 @@ unguessable address any member can make and turn off."""
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import polling, selectors, services
@@ -29,10 +29,8 @@ def tv(request: HttpRequest, token: str) -> HttpResponse:
         etag = polling.table_etag(screen="tv", pk=pk, version=game.version)
         context = {"game": game, "board": selectors.game_board(game), "etag": etag}
         response = render(request, "tv.html#board" if request.htmx else "tv.html", context)
-    response["ETag"] = etag
     response["X-Robots-Tag"] = "noindex"
-    patch_cache_control(response, private=True, no_cache=True)
-    return response
+    return polling.not_modified(response, etag)
 
 
 def _tv_link(request: HttpRequest, game: Game) -> HttpResponse:

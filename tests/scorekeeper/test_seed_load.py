@@ -5,11 +5,11 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 
-from scorekeeper.models import Game, Membership
+from scorekeeper.models import Game, Membership, TableLink
 
 
 @pytest.mark.django_db
-def test_seed_load_makes_open_tables_ten_a_club_with_two_member_tablets_each(tmp_path):
+def test_seed_load_makes_open_tables_ten_a_club_with_two_member_tablets_and_a_tv_each(tmp_path):
     out = tmp_path / "tables.json"
     call_command("seed_load", "--tables", "12", "--out", str(out))
     seeded = json.loads(out.read_text())
@@ -20,6 +20,7 @@ def test_seed_load_makes_open_tables_ten_a_club_with_two_member_tablets_each(tmp
         game = Game.objects.get(pk=table["table"], club_id=table["club"])
         assert game.finished_at is None
         assert [seat.pk for seat in game.seats.order_by("position")] == table["seats"]
+        assert TableLink.objects.get(token=table["tv"]).game == game
         for username in table["tablets"]:
             user = get_user_model().objects.get(username=username)
             assert user.check_password(seeded["password"])

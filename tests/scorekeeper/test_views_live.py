@@ -53,6 +53,32 @@ def test_an_unchanged_table_answers_304_after_one_query(
     assert "private" in again["Cache-Control"] and "no-cache" in again["Cache-Control"]
 
 
+def test_the_unchanged_answer_comes_before_the_session_and_login_middleware(
+    client, member, game, django_assert_num_queries
+):
+    url = poll_url(client, game)
+    etag = client.get(url, headers=HTMX)["ETag"]
+    # Logged out in this browser: the session row is gone, its cookie kept for the test. The
+    # signed address still gets "unchanged", which says nothing; a change needs the session.
+    session_key = client.cookies["sessionid"].value
+    client.logout()
+    client.cookies["sessionid"] = session_key
+    with django_assert_num_queries(1):
+        unchanged = client.get(url, headers={**HTMX, "If-None-Match": etag})
+    assert unchanged.status_code == 304
+    assert unchanged["Vary"] == "HX-Request"
+    tap(game)
+    changed = client.get(url, headers={**HTMX, "If-None-Match": etag})
+    assert changed["HX-Redirect"].startswith(reverse("login"))
+
+
+def test_an_unchanged_poll_to_a_host_not_ours_is_refused(client, member, game):
+    url = poll_url(client, game)
+    etag = client.get(url, headers=HTMX)["ETag"]
+    answer = client.get(url, headers={**HTMX, "If-None-Match": etag}, HTTP_HOST="evil.example")
+    assert answer.status_code == 400
+
+
 def test_a_changed_table_answers_its_fragment_with_the_new_etag(client, member, game):
     url = poll_url(client, game)
     old = f'W/"table-{game.pk}-{game.version}"'
@@ -198,6 +224,8 @@ def test_the_tv_poll_answers_304_after_one_query_and_follows_a_tap(
     with django_assert_num_queries(1):
         unchanged = client.get(url, headers={**HTMX, "If-None-Match": first["ETag"]})
     assert unchanged.status_code == 304
+    assert unchanged["X-Robots-Tag"] == "noindex"
+    assert "private" in unchanged["Cache-Control"] and "no-cache" in unchanged["Cache-Control"]
     tap(game)
     changed = client.get(url, headers={**HTMX, "If-None-Match": first["ETag"]})
     assert changed.status_code == 200

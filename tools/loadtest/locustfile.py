@@ -1,11 +1,19 @@
 """A club night for Locust: per table, a tablet playing whole games through the HTTP forms, a
-second tablet tapping now and then (racing the first: a 409 is an accepted answer), a live
-screen polling the table, and members opening the standings and player pages; plus a client of
+second tablet tapping now and then (racing the first: a 409 is an accepted answer), three
+screens following the table (both tablets' round screens and the TV, each polling every
+second, as the pages do), and members opening the standings and player pages; plus a client of
 the trivial view (/healthz), the ceiling.
 
+How fast the tables play: a real table taps the app ten to fifteen times a contract, and a
+contract takes eight to twelve minutes, so about once every 40 s. LOADTEST_TAP_SECONDS is the
+mean gap between the playing tablet's taps (10 s by default: four times a real table, every
+table at a tournament's busiest); the second tablet taps about a third as often. The screens
+poll every second whatever the pace: at a real club night they send most of the requests.
+
 Driven by tools/loadtest/run.py, which sets LOADTEST_TABLES (seed_load's JSON), LOADTEST_RECORD
-(where every write and its outcome is written for the consistency check) and
-LOADTEST_MAX_REQUESTS (the run stops after that many requests, or at --run-time)."""
+(where every write and its outcome is written for the consistency check),
+LOADTEST_MAX_REQUESTS (the run stops after that many requests, or at --run-time) and
+LOADTEST_TAP_SECONDS."""
 
 import itertools
 import json
@@ -16,14 +24,17 @@ from collections import Counter
 from pathlib import Path
 
 import gevent
-from locust import HttpUser, between, constant, events, task
+from locust import FastHttpUser, HttpUser, between, constant, events, task
 from locust.clients import HttpSession
+from locust.exception import StopUser
 
 from tools.loadtest.server import LoopbackCookiesMixin, csrf
 
 SEEDED = json.loads(Path(os.environ["LOADTEST_TABLES"]).read_text())
 TABLES = SEEDED["tables"]
 MAX_REQUESTS = int(os.environ.get("LOADTEST_MAX_REQUESTS", "0"))
+TAP_SECONDS = float(os.environ.get("LOADTEST_TAP_SECONDS", "10"))
+SETTLE = 5
 # The seed rules' seven contracts as (books, runs).
 CONTRACTS = [(2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3)]
 BOOK_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
@@ -46,14 +57,15 @@ KINDS = {
 RECORD: list[dict] = []  # every write: table, version sent, action, user, outcome
 STATUSES: Counter = Counter()  # (request name, status) -> count
 CHECKS: Counter = Counter()  # table -> questions answered (each keeps a Check row)
-seat_taken = {name: itertools.count() for name in ("a", "b", "screen", "member")}
+DEVICES = ("a", "b", "screen a", "screen b", "tv", "member", "rush")
+seat_taken = {name: itertools.count() for name in DEVICES}
 
 
 class LoopbackHttpSession(LoopbackCookiesMixin, HttpSession):
     pass
 
 
-UNCHANGED_POLLS: list[float] = []  # ms of each 304 answer to a live screen's poll
+UNCHANGED_POLLS: list[float] = []  # ms of each 304 answer to a screen's poll
 LOGINS: list[float] = []  # ms of each login (a password hash: once a device a night)
 ready = itertools.count(1)
 members = itertools.count()
@@ -70,7 +82,7 @@ def keep_environment(environment, **kwargs):
 def count(name, response, exception, response_time, **kwargs):
     status = getattr(response, "status_code", 0) or 0
     STATUSES[f"{name} {status}"] += 1
-    if name == "live poll" and status == 304:
+    if name in ("live poll", "tv poll") and status == 304:
         UNCHANGED_POLLS.append(response_time)
     if name == "log in":
         LOGINS.append(response_time)
@@ -108,6 +120,21 @@ def melds_for(contract: int, seat: int) -> tuple[str, str]:
     return " | ".join(melds), lay_off
 
 
+def device_ready():
+    """Once every device is ready (the one logging in through the form too: its password hash is
+    deliberately slow, and LOGINS keeps its time apart) and SETTLE seconds more have passed for
+    the requests queued by every device opening its page at once to be answered, the figures
+    start again: they are of the night, not of its start (at a club, devices arrive over an
+    hour)."""
+    if next(ready) == USERS - Ceiling.fixed_count:
+        gevent.spawn_later(SETTLE, reset_figures)
+
+
+def reset_figures():
+    _environment.stats.reset_all()
+    UNCHANGED_POLLS.clear()
+
+
 class Table(HttpUser):
     """What every client of one table shares: logging in and reading the table's state."""
 
@@ -132,7 +159,12 @@ class Table(HttpUser):
         self.client = LoopbackHttpSession(
             base_url=self.host, request_event=self.client.request_event, user=self
         )
-        self.table = TABLES[next(seat_taken[self.role]) % len(TABLES)]
+        self.sit_at(TABLES[next(seat_taken[self.role]) % len(TABLES)])
+        device_ready()
+
+    def sit_at(self, table: dict):
+        """Open `table` on this device, as one of its tablets."""
+        self.table = table
         self.pk = self.table["table"]
         self.username = self.table["tablets"][0 if self.tablet == "a" else 1]
         self.token = ""
@@ -143,12 +175,6 @@ class Table(HttpUser):
             self.client.cookies.set("sessionid", key, domain="127.0.0.1", path="/")
         self.version, self.contract, self.scoring, self.over = 0, 1, False, False
         self.read_table()
-        # The one device logging in through the form is not waited for: its password hash is
-        # deliberately slow, and LOGINS keeps its time apart.
-        if self.session is not None and next(ready) == USERS - Ceiling.fixed_count - 1:
-            # Every other device is ready: the figures are of the night, not of its start.
-            self.environment.stats.reset_all()
-            UNCHANGED_POLLS.clear()
 
     def read_table(self):
         page = self.client.get(f"/tables/{self.pk}/", name="table page")
@@ -207,10 +233,10 @@ class Table(HttpUser):
 
 class TabletA(Table):
     """The table's main tablet: plays the whole game, contract by contract, a tap or a question
-    every two seconds on average (a real table is slower: its players hold cards)."""
+    every TAP_SECONDS on average."""
 
     role, tablet = "a", "a"
-    wait_time = between(1, 3)
+    wait_time = between(TAP_SECONDS / 2, 3 * TAP_SECONDS / 2)
 
     def on_start(self):
         super().on_start()
@@ -312,7 +338,7 @@ class TabletB(TabletA):
     that is seconds old, racing the first tablet."""
 
     role, tablet = "b", "b"
-    wait_time = between(3, 8)
+    wait_time = between(3 * TAP_SECONDS / 2, 4 * TAP_SECONDS)
 
     @task
     def play(self):
@@ -328,27 +354,63 @@ class TabletB(TabletA):
             self.write_tap("shanghai", seat=random.choice(self.table["seats"]))
 
 
-class LiveScreen(Table):
-    """A screen following the table: the round screen's poll, with the page's ETag."""
+class Screen(FastHttpUser):
+    """A screen following one table, polling every second with the ETag of what it shows: a
+    tablet's round screen (signed in, the poll address the page gives) or the TV (its link).
+    Locust's lighter client: screens send most of the night's requests."""
 
-    role = "screen"
-    session = 1
+    abstract = True
     wait_time = constant(1)
+    tablet = "a"
 
     def on_start(self):
-        super().on_start()
-        page = self.client.get(f"/tables/{self.pk}/", name="table page")
+        self.table = TABLES[next(seat_taken[self.role]) % len(TABLES)]
+        self.pk = self.table["table"]
+        self.open()
+        device_ready()
+
+    def open(self):
+        username = self.table["tablets"][0 if self.tablet == "a" else 1]
+        self.headers = {"Cookie": f"sessionid={SEEDED['sessions'][username][0]}"}
+        page = self.client.get(f"/tables/{self.pk}/", headers=self.headers, name="table page")
         poll = re.search(r'id="live" hx-get="([^"]+)"', page.text or "")
-        etag = re.search(r'data-etag="([^"]+)"', page.text or "")
-        self.poll_url = poll.group(1) if poll else f"/tables/{self.pk}/live/"
-        self.etag = etag.group(1).replace("&quot;", '"') if etag else ""
+        self.poll_url = poll.group(1).replace("&amp;", "&") if poll else f"/tables/{self.pk}/live/"
+        self.etag = page.headers.get("ETag") or self.page_etag(page.text)
+
+    @staticmethod
+    def page_etag(html: str | None) -> str:
+        etag = re.search(r'data-etag="([^"]+)"', html or "")
+        return etag.group(1).replace("&quot;", '"') if etag else ""
 
     @task
     def poll(self):
-        headers = {"HX-Request": "true", "If-None-Match": self.etag}
-        answer = self.client.get(self.poll_url, headers=headers, name="live poll")
+        headers = self.headers | {"HX-Request": "true", "If-None-Match": self.etag}
+        answer = self.client.get(self.poll_url, headers=headers, name=self.poll_name)
         if answer.status_code == 200:
-            self.etag = answer.headers.get("ETag", self.etag)
+            self.etag = answer.headers.get("ETag") or self.etag
+
+    poll_name = "live poll"
+
+
+class TabletScreenA(Screen):
+    role, tablet = "screen a", "a"
+
+
+class TabletScreenB(Screen):
+    role, tablet = "screen b", "b"
+
+
+class TvScreen(Screen):
+    """The TV: no account, the table's link."""
+
+    role = "tv"
+    poll_name = "tv poll"
+
+    def open(self):
+        self.headers = {}
+        self.poll_url = f"/tv/{self.table['tv']}/"
+        page = self.client.get(self.poll_url, name="tv page")
+        self.etag = page.headers.get("ETag") or self.page_etag(page.text)
 
 
 class Member(Table):
@@ -374,8 +436,8 @@ class Member(Table):
         self.client.get(f"/players/{random.choice(self.table['players'])}/", name="player page")
 
 
-class Ceiling(HttpUser):
-    """The trivial view on the same stack, at the pace of a live screen."""
+class Ceiling(FastHttpUser):
+    """The trivial view on the same stack, at twice the pace of a screen."""
 
     wait_time = constant(0.5)
 
@@ -384,8 +446,41 @@ class Ceiling(HttpUser):
         self.client.get("/healthz", name="trivial view (/healthz)")
 
 
-# One tablet pair and one live screen a table, a member for every four tables, two ceilings.
-TabletA.fixed_count = TabletB.fixed_count = LiveScreen.fixed_count = len(TABLES)
+class ScoreRush(TabletA):
+    """Score entry at its ceiling, in a run of its own with as many clients as gunicorn has
+    threads and no pause: on a table of its own, who went out, then everyone's cards, contract
+    after contract, and on to an unplayed table when the game is over."""
+
+    role = "rush"
+    wait_time = constant(0)
+
+    @task
+    def play(self):
+        if self.over:
+            taken = next(seat_taken[self.role])
+            if taken >= len(TABLES):
+                raise StopUser()
+            self.sit_at(TABLES[taken])
+        if self.scoring:
+            self.score()
+        else:
+            self.write_tap("went_out", seat=self.table["seats"][0])
+
+
+class TrivialRush(FastHttpUser):
+    """The trivial view at its ceiling, the same way."""
+
+    wait_time = constant(0)
+
+    @task
+    def healthz(self):
+        self.client.get("/healthz", name="trivial view (/healthz)")
+
+
+# Which of these run is named on Locust's command line (run.py): the night's, or one rush.
+# A table: two tablets and three screens; a member for every four tables; two ceilings.
+TabletA.fixed_count = TabletB.fixed_count = len(TABLES)
+TabletScreenA.fixed_count = TabletScreenB.fixed_count = TvScreen.fixed_count = len(TABLES)
 Member.fixed_count = max(1, len(TABLES) // 4)
 Ceiling.fixed_count = 2
-USERS = 3 * len(TABLES) + Member.fixed_count + Ceiling.fixed_count
+USERS = 5 * len(TABLES) + Member.fixed_count + Ceiling.fixed_count

@@ -12,6 +12,7 @@ import cProfile
 import io
 import os
 import pstats
+import re
 import secrets
 import statistics
 import sys
@@ -21,9 +22,16 @@ import time
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=["score", "went_out", "table", "check", "trivial"])
+    parser.add_argument(
+        "action", choices=["score", "went_out", "table", "check", "poll", "trivial"]
+    )
     parser.add_argument("--times", type=int, default=40)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--callees", help="also the functions this one calls, e.g. game_board")
+    parser.add_argument("--sort", default="cumulative", help="pstats order, e.g. tottime")
+    parser.add_argument(
+        "--only", default=r"scorekeeper|rules|templat", help="functions whose path matches"
+    )
     arguments = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     os.environ.setdefault("DJANGO_DATA_DIR", tempfile.mkdtemp(prefix="sk-profile-"))
@@ -39,6 +47,7 @@ def main() -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from scorekeeper import polling
     from tests.factories import make_game, seats
 
     call_command("migrate", verbosity=0)
@@ -63,12 +72,27 @@ def main() -> int:
         data = {"question": "hint", "cards": "7H 7S 7D 8C 9C 10C JC KH KD 2S JK"}
         return client.post(f"/tables/{game.pk}/check/", data)
 
+    screen = {}  # the round screen's poll address, as its page gave it
+
+    def open_screen(game):
+        whole = Client()  # the whole page, not the htmx partial: the poll is in its frame
+        whole.cookies = client.cookies
+        page = whole.get(f"/tables/{game.pk}/")
+        url = re.search(r'id="live" hx-get="([^"]+)"', page.text).group(1)
+        screen["url"] = url.replace("&amp;", "&")
+
+    def poll(game):
+        """The round screen's poll of an unchanged table: 304 after one query."""
+        etag = polling.table_etag(screen="table", pk=game.pk, version=game.version)
+        return client.get(screen["url"], headers={"If-None-Match": etag})
+
     # Each action: what puts a table in the state it needs (not profiled), then the action.
     actions = {
         "score": (went_out, score),
         "went_out": (lambda game: None, went_out),
         "table": (lambda game: None, lambda game: client.get(f"/tables/{game.pk}/")),
         "check": (lambda game: None, check),
+        "poll": (open_screen, poll),
         "trivial": (lambda game: None, lambda game: client.get("/healthz")),
     }
     prepare, action = actions[arguments.action]
@@ -93,7 +117,7 @@ def main() -> int:
             else:
                 plain.append(1000 * (time.perf_counter() - started))
         queries = capture.captured_queries
-        if answer.status_code != 200:
+        if answer.status_code != (304 if arguments.action == "poll" else 200):
             raise SystemExit(f"{arguments.action} answered {answer.status_code}")
         if arguments.action in ("score", "went_out"):
             game.refresh_from_db()
@@ -102,10 +126,12 @@ def main() -> int:
             if arguments.action == "score":
                 client.post(f"/tables/{game.pk}/undo/", {"version": game.version + 1})
     out = io.StringIO()
-    stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+    stats = pstats.Stats(profile, stream=out).sort_stats(arguments.sort)
     total = stats.total_tt
     # Our code and the rules engine first: where a fix would go.
-    stats.print_stats(r"scorekeeper|rules|templat", arguments.top)
+    stats.print_stats(arguments.only, arguments.top)
+    if arguments.callees:
+        stats.print_callees(arguments.callees)
     print(
         f"{arguments.action}: median {statistics.median(plain):.1f} ms a request without the "
         f"profiler ({arguments.times} times), {1000 * total / arguments.times:.1f} ms with it"

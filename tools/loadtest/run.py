@@ -1,7 +1,9 @@
-"""`make loadtest`: a club night at 5, 20 and 50 tables, then a fault run; a report, and exit
-status 1 if the consistency check finds anything lost or extra.
+"""`make loadtest`: a club night at 5, 20 and 50 tables, then 20 tables at five times the pace
+(the stress run), score entry and the trivial view each at its ceiling, then a fault run; a
+report, and exit status 1 if the consistency check finds anything lost or extra.
 
-    .venv/bin/python -m tools.loadtest.run [--levels 5 20 50] [--run-time 60] [--no-faults]
+    .venv/bin/python -m tools.loadtest.run [--levels 5 20 50] [--tap-seconds 10]
+        [--stress-tap-seconds 2] [--run-time 60] [--no-ceilings] [--no-faults]
 
 Starts a throwaway PostgreSQL (tools/pg_cluster.py), the app as the Procfile runs it
 (tools/loadtest/server.py), seeds the tables for each level, drives them with Locust in another
@@ -71,8 +73,25 @@ def family(pid: int) -> list[psutil.Process]:
         return []
 
 
-def locust(*, environment, folder: Path, name: str, tables: Path, run_time: int, max_requests):
-    """Run Locust headless against the app; its stats rows and the generator's record."""
+NIGHT = ["TabletA", "TabletB", "TabletScreenA", "TabletScreenB", "TvScreen", "Member", "Ceiling"]
+RUSH_USERS = 4  # gunicorn's threads: two workers of two
+RUSH_TABLES = 60  # more than a rush can finish: seven scores a table
+
+
+def locust(
+    *,
+    environment,
+    folder: Path,
+    name: str,
+    tables: Path,
+    run_time: int,
+    max_requests: int,
+    tap_seconds: float = 10,
+    classes: list[str] = NIGHT,
+    users: int | None = None,
+):
+    """Run Locust headless against the app (its user `classes`, `users` of them: the seeded
+    count by default); its stats rows and the generator's record."""
     record = folder / f"{name}-record.json"
     command = [
         sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
@@ -80,13 +99,14 @@ def locust(*, environment, folder: Path, name: str, tables: Path, run_time: int,
         "--csv", str(folder / name), "--only-summary", "--loglevel", "WARNING",
         "--stop-timeout", "5",
     ]  # fmt: skip
-    users = json.loads(tables.read_text())["users"]
-    command += ["--users", str(users), "--spawn-rate", str(max(10, users // 2))]
+    users = users or json.loads(tables.read_text())["users"]
+    command += ["--users", str(users), "--spawn-rate", str(max(10, users // 2)), *classes]
     env = {
         **environment,
         "LOADTEST_TABLES": str(tables),
         "LOADTEST_RECORD": str(record),
         "LOADTEST_MAX_REQUESTS": str(max_requests),
+        "LOADTEST_TAP_SECONDS": str(tap_seconds),
     }
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     return process, record
@@ -98,16 +118,21 @@ def stats_rows(path: Path) -> list[dict]:
 
 
 def club_night(
-    *, cluster, app, environment, folder, tables: int, run_time: int, name: str, during=None
+    *,
+    cluster,
+    app,
+    environment,
+    folder,
+    tables: int,
+    tap_seconds: float,
+    run_time: int,
+    name: str,
+    during=None,
 ) -> dict:
-    """Seed `tables` tables and play them for `run_time` seconds (`during(tables_json)` meanwhile,
-    if given); the figures, the CPU and the consistency check."""
-    seeded = folder / f"{name}-tables.json"
-    manage(
-        environment, "seed_load", "--tables", str(tables), "--out", str(seeded), "--prefix", name
-    )
-    users = 3 * tables + max(1, tables // 4) + 2  # as the locustfile counts them
-    seeded.write_text(json.dumps(json.loads(seeded.read_text()) | {"users": users}))
+    """Seed `tables` tables and play them for `run_time` seconds, a tap every `tap_seconds` a
+    table (`during(tables_json)` meanwhile, if given); the figures, the CPU and the consistency
+    check."""
+    seeded = seed(environment, folder, tables=tables, name=name)
     postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
     process, record = locust(
         environment=environment,
@@ -115,8 +140,9 @@ def club_night(
         name=name,
         tables=seeded,
         # The figures are measured once every device is ready, for about `run_time` seconds.
-        run_time=run_time + 10,
+        run_time=run_time + 15,
         max_requests=400 * run_time,
+        tap_seconds=tap_seconds,
     )
     sampler = CpuSampler(
         {
@@ -129,17 +155,11 @@ def club_night(
     seen = during(seeded) if during else None
     process.wait()
     sampler.running = False
-    checked = subprocess.run(
-        [sys.executable, "-m", "tools.loadtest.consistency", str(record), str(seeded)],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-    )
-    print(checked.stdout + checked.stderr, end="")
+    checked = consistency(environment, record, seeded)
     return {
         "name": name,
         "tables": tables,
+        "tap_seconds": tap_seconds,
         "stats": stats_rows(folder / f"{name}_stats.csv"),
         "record": json.loads(record.read_text()),
         "cpu": sampler.summary(),
@@ -151,15 +171,73 @@ def club_night(
     }
 
 
+def seed(environment, folder: Path, *, tables: int, name: str) -> Path:
+    seeded = folder / f"{name}-tables.json"
+    manage(
+        environment, "seed_load", "--tables", str(tables), "--out", str(seeded), "--prefix", name
+    )
+    users = 5 * tables + max(1, tables // 4) + 2  # the night's, as the locustfile counts them
+    seeded.write_text(json.dumps(json.loads(seeded.read_text()) | {"users": users}))
+    return seeded
+
+
+def consistency(environment, record: Path, seeded: Path) -> subprocess.CompletedProcess:
+    checked = subprocess.run(
+        [sys.executable, "-m", "tools.loadtest.consistency", str(record), str(seeded)],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    print(checked.stdout + checked.stderr, end="")
+    return checked
+
+
+def ceilings(*, app, environment, folder, run_time: int) -> dict:
+    """Score entry, then the trivial view, each at its ceiling: RUSH_USERS clients with no pause
+    for `run_time` seconds. Score entry's tables are checked for consistency like a night's."""
+    seeded = seed(environment, folder, tables=RUSH_TABLES, name="rush")
+    rushes = {}
+    for name, classes in (("score", ["ScoreRush"]), ("trivial", ["TrivialRush"])):
+        process, record = locust(
+            environment=environment,
+            folder=folder,
+            name=f"rush-{name}",
+            tables=seeded,
+            run_time=run_time,
+            max_requests=1000 * run_time,
+            classes=classes,
+            users=RUSH_USERS,
+        )
+        sampler = CpuSampler({"gunicorn": lambda: family(app.pid)})
+        sampler.start()
+        process.wait()
+        sampler.running = False
+        rushes[name] = {
+            "stats": stats_rows(folder / f"rush-{name}_stats.csv"),
+            "cpu": sampler.summary(),
+        }
+        if name == "score":
+            checked = consistency(environment, record, seeded)
+            rushes["consistency"] = checked.stdout.strip() + checked.stderr.strip()
+            rushes["consistent"] = checked.returncode == 0
+    return rushes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", type=int, nargs="+", default=[5, 20, 50])
+    parser.add_argument(
+        "--tap-seconds", type=float, default=10, help="mean gap between a table's taps"
+    )
+    parser.add_argument("--stress-tap-seconds", type=float, default=2, help="at 20 tables; 0: none")
     parser.add_argument("--run-time", type=int, default=60, help="seconds measured a level")
     parser.add_argument("--no-faults", action="store_true")
+    parser.add_argument("--no-ceilings", action="store_true")
     parser.add_argument("--report", default="loadtest-report.md")
     arguments = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="sk-loadtest-"))
-    results, fault = [], None
+    results, fault, rushes = [], None, None
     with Cluster() as cluster:
         environment = app_environment(
             database_url=cluster.database_url("sk_load"), data_dir=folder / "data"
@@ -169,28 +247,40 @@ def main() -> int:
         with App(environment, log=folder / "gunicorn.log") as app:
             environment["APP_URL"] = app.url
             where = {"cluster": cluster, "app": app, "environment": environment, "folder": folder}
-            for tables in arguments.levels:
-                print(f"== {tables} tables for {arguments.run_time} s")
+            levels = [(tables, arguments.tap_seconds) for tables in arguments.levels]
+            if arguments.stress_tap_seconds:
+                levels.append((report.GOAL_LEVEL, arguments.stress_tap_seconds))
+            for n, (tables, tap_seconds) in enumerate(levels):
+                print(f"== {tables} tables, a tap every {tap_seconds:g} s, {arguments.run_time} s")
                 results.append(
                     club_night(
-                        **where, tables=tables, run_time=arguments.run_time, name=f"t{tables}"
+                        **where,
+                        tables=tables,
+                        tap_seconds=tap_seconds,
+                        run_time=arguments.run_time,
+                        name=f"level{n}-t{tables}",
                     )
                 )
+            if not arguments.no_ceilings:
+                print(f"== ceilings: score entry, then the trivial view, {RUSH_USERS} clients")
+                rushes = ceilings(app=app, environment=environment, folder=folder, run_time=20)
             if not arguments.no_faults:
                 print("== fault run: a worker killed, PostgreSQL stopped for 10 s")
                 fault = club_night(
                     **where,
                     tables=5,
+                    tap_seconds=arguments.tap_seconds,
                     run_time=50,
                     name="faults",
                     during=lambda tables: faults.inflict(app=app, cluster=cluster, tables=tables),
                 )
-    text = report.write(results, fault, uptime=subprocess.getoutput("uptime"))
+    text = report.write(results, fault, rushes, uptime=subprocess.getoutput("uptime"))
     Path(arguments.report).write_text(text)
     print(text)
     print(f"(written to {arguments.report}; raw files in {folder})")
     everything = results + ([fault] if fault else [])
-    return 0 if all(result["consistent"] for result in everything) else 1
+    consistent = all(result["consistent"] for result in everything)
+    return 0 if consistent and (rushes is None or rushes["consistent"]) else 1
 
 
 if __name__ == "__main__":
