@@ -73,8 +73,7 @@ class Board:
     cards_dealt: int | None
     dealer: Seat | None
     first_player: Seat | None
-    events: list[Event]
-    round_events: list[Event]
+    last_action: str | None  # what the newest action still standing did, as the history says
     melds: list[TableMeld]  # on the table in the current round
 
     @property
@@ -93,12 +92,6 @@ class Board:
     def rounds_played(self) -> int:
         return sum(1 for round_ in self.rounds if round_.finished_at)
 
-    @property
-    def last_action(self) -> Event | None:
-        for event in self.events:
-            if event.kind != Event.Kind.UNDO and not event.undone:
-                return event
-        return None
 
 
 def round_points(
@@ -119,12 +112,18 @@ def dealer_position(game: Game, number: int, players: int) -> int:
     return (game.first_dealer + number - 1) % players
 
 
-def game_board(game: Game, *, history: int = 8) -> Board:
+def game_board(game: Game) -> Board:
     """The table's state in six queries, however many rounds and players it has."""
     house_rules = game.house_rules
     seats = list(game.seats.select_related("player"))
     rounds = list(game.rounds.prefetch_related("hands"))
-    events = list(game_history(game)[:history])
+    last_action = (
+        game.events.filter(undone_by__isnull=True)
+        .exclude(kind=Event.Kind.UNDO)
+        .order_by("-pk")
+        .values_list("description", flat=True)
+        .first()
+    )
     calls = (
         game.events.filter(
             kind__in=[Event.Kind.SHANGHAI_CLAIM, Event.Kind.SHANGHAI_PROTECT],
@@ -167,7 +166,7 @@ def game_board(game: Game, *, history: int = 8) -> Board:
         lines[standing.player].place = standing.place
 
     contract = dealer = first_player = cards_dealt = None
-    round_events, melds = [], []
+    melds = []
     if current is not None:
         contract = house_rules.contracts[current.number - 1]
         cards_dealt = house_rules.cards_dealt[current.number - 1]
@@ -176,10 +175,11 @@ def game_board(game: Game, *, history: int = 8) -> Board:
         first_player = seats[(position + 1) % len(seats)]
         lines[dealer.pk].is_dealer = True
         lines[first_player.pk].plays_first = True
+        if current.went_out_id:
+            current.went_out = lines[current.went_out_id].seat  # read above, with its player
         melds = table_melds(current)
         for meld in melds:
             lines[meld.owner_id].melds.append(meld)
-        round_events = [event for event in events if event.round_id == current.pk]
 
     return Board(
         game=game,
@@ -191,8 +191,7 @@ def game_board(game: Game, *, history: int = 8) -> Board:
         cards_dealt=cards_dealt,
         dealer=dealer,
         first_player=first_player,
-        events=events,
-        round_events=round_events,
+        last_action=last_action,
         melds=melds,
     )
 

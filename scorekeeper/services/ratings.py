@@ -113,7 +113,7 @@ def ratings_replay(*, club_id: int, since: tuple[datetime, int] | None = None) -
 
 def _results_of(game: Game) -> list[Result]:
     """The table's results from its rounds, as the scoreboard adds them up (not yet rated)."""
-    board = selectors.game_board(game, history=0)
+    board = selectors.game_board(game)
     claims = dict(
         game.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True)
         .values_list("seat")

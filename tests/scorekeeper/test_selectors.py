@@ -35,7 +35,7 @@ def test_the_board_takes_six_queries_however_long_the_game(
     game = make_game(players=players)
     for _ in range(rounds):
         play_round(game, points=[10] * (players - 1))
-    # seats, rounds, hands, events, this round's melds and the table's melds
+    # seats, rounds, hands, the last action, the Shanghai calls and this round's melds
     with django_assert_num_queries(6):
         board = selectors.game_board(game)
     assert board.rounds_played == rounds
@@ -92,3 +92,29 @@ def test_shanghai_claims_taken_back_no_longer_count():
     assert selectors.shanghai_claims_by_seat(round_) == {ann.pk: 2, ben.pk: 1}
     services.action_undo(game=game, version=game.version, user=game.created_by)
     assert selectors.shanghai_claims_by_seat(round_) == {ann.pk: 2}
+
+
+def test_the_last_action_is_the_newest_not_taken_back():
+    game = make_game()
+    assert selectors.game_board(game).last_action is None
+    first, second = seats(game)[:2]
+    services.may_i_spend(game=game, version=game.version, seat=first, user=game.created_by)
+    services.may_i_spend(game=game, version=game.version, seat=second, user=game.created_by)
+    spent_second = selectors.game_board(game).last_action
+    assert second.player.name in spent_second and first.player.name not in spent_second
+    services.action_undo(game=game, version=game.version, user=game.created_by)
+    # The undo itself is not an action to show: the one before it is.
+    assert first.player.name in selectors.game_board(game).last_action
+    services.action_undo(game=game, version=game.version, user=game.created_by)
+    assert selectors.game_board(game).last_action is None
+
+
+def test_who_went_out_comes_with_the_board(django_assert_num_queries):
+    game = make_game()
+    went_out = seats(game)[2]
+    services.round_record_went_out(
+        game=game, version=game.version, seat=went_out, user=game.created_by
+    )
+    board = selectors.game_board(game)
+    with django_assert_num_queries(0):
+        assert board.current.went_out.player.name == went_out.player.name
