@@ -93,7 +93,6 @@ class Board:
         return sum(1 for round_ in self.rounds if round_.finished_at)
 
 
-
 def round_points(
     round_: Round, hands: dict[int, Hand], house_rules: rules.HouseRules, claims: dict | None
 ) -> dict[int, int]:
