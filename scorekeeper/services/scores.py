@@ -4,7 +4,7 @@ from django.utils import timezone
 
 import rules
 from scorekeeper import selectors
-from scorekeeper.models import Event, Game, Round, Seat
+from scorekeeper.models import Event, Game, Hand, Round, Seat
 
 from .events import event_record, round_hands
 from .ratings import results_refresh
@@ -94,9 +94,10 @@ def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Rou
         raise ActionRefused("Nobody has gone out yet: tap “Went out” for the player who did.")
     house_rules = game.house_rules
     scored = _hands_apply(round_, entries, house_rules)
-    for hand in round_.hands.all():
+    hands = list(round_.hands.all())
+    for hand in hands:
         hand.cards, hand.points = scored[hand.seat_id]
-        hand.save(update_fields=["cards", "points"])
+    Hand.objects.bulk_update(hands, ["cards", "points"])  # one UPDATE for the table
     round_.finished_at = timezone.now()
     round_.save(update_fields=["finished_at"])
     summary = _scores_summary(round_, scored, house_rules)
@@ -143,7 +144,7 @@ def round_edit(
     for hand in hands:
         hand.cards, hand.points = scored[hand.seat_id]
         hand.went_down = hand.seat_id in after["down"]
-        hand.save(update_fields=["cards", "points", "went_down"])
+    Hand.objects.bulk_update(hands, ["cards", "points", "went_down"])
     round_.save(update_fields=["went_out", "rummy"])
     if game.finished_at:
         results_refresh(game=game)

@@ -3,12 +3,12 @@ with its two tablets' accounts (members of its club), written through the servic
 
     python manage.py seed_load --tables 20 --out /tmp/tables.json
 
-The JSON lists, per table, its id, its club and season, the two accounts, the seats and
-players and its TV link, which is all the load generator needs to play it through the HTTP
-forms and follow it on screens; and for each
-account, two sessions already logged in (its tablet and one more screen), as devices that
-logged in earlier in the evening. A password hash takes most of a second here, so a hundred
-devices logging in at once would measure the hash, not the night: a few log in for real."""
+The JSON lists, per table, its id, its club and season, the two accounts, the seats and players
+and its TV link, which is all the load generator needs to play it through the HTTP forms and
+follow it on screens; and for each account, two sessions already logged in (its tablet and one
+more screen), as devices that logged in earlier in the evening. A password hash takes most of a
+second here, so a hundred devices logging in at once would measure the hash, not the night: a
+few log in for real."""
 
 import json
 from importlib import import_module
