@@ -362,6 +362,7 @@ class Screen(FastHttpUser):
     abstract = True
     wait_time = constant(1)
     tablet = "a"
+    poll_name = "live poll"
 
     def on_start(self):
         self.table = TABLES[next(seat_taken[self.role]) % len(TABLES)]
@@ -388,8 +389,6 @@ class Screen(FastHttpUser):
         answer = self.client.get(self.poll_url, headers=headers, name=self.poll_name)
         if answer.status_code == 200:
             self.etag = answer.headers.get("ETag") or self.etag
-
-    poll_name = "live poll"
 
 
 class TabletScreenA(Screen):
