@@ -4,10 +4,10 @@ round screen: May I?, went down, Shanghai calls, went out."""
 import functools
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 
 from scorekeeper import selectors
-from scorekeeper.models import Event, Game, Hand, Role, Round, Seat
+from scorekeeper.models import Event, Game, Hand, Membership, Role, Round, Seat
 
 from .events import event_record, melds_laid
 from .refusals import ActionRefused, StaleState
@@ -21,18 +21,20 @@ def table_write(service):
     The wrapped service is called as `service(game=..., version=..., ...)`, `version` being the
     table's version that screen showed. A conditional UPDATE is atomic on every database: of two
     writes based on the same version, exactly one moves it on; the other sees no row and is
-    refused with StaleState. A refused write leaves nothing behind, in the database or on `game`.
+    refused with StaleState. The same UPDATE checks the user's role, so a write costs no query
+    of its own for it; when it claims nothing, the role is checked apart to say which refusal it
+    is. A refused write leaves nothing behind, in the database or on `game`.
     """
 
     @functools.wraps(service)
     def write(*, game: Game, version: int, user, **kwargs):
-        role_require(club=game.club_id, user=user, role=Role.SCORER)
         try:
             with transaction.atomic():
-                claimed = Game.objects.filter(pk=game.pk, version=version).update(
-                    version=F("version") + 1
-                )
+                claimed = Game.objects.filter(
+                    Exists(scorers(user).filter(club=OuterRef("club"))), pk=game.pk, version=version
+                ).update(version=F("version") + 1)
                 if not claimed:
+                    role_require(club=game.club_id, user=user, role=Role.SCORER)
                     raise StaleState(selectors.changes_since(game, version))
                 game.version = version + 1
                 return service(game=game, user=user, **kwargs)
@@ -43,13 +45,17 @@ def table_write(service):
     return write
 
 
-def round_deal(*, game: Game, number: int) -> Round:
-    """Deal contract `number`: a round with an empty hand for every seat."""
+def scorers(user):
+    """The user's memberships whose role lets them score at a table (none for nobody)."""
+    allowed = [role for role in Role if role.allows(Role.SCORER)]
+    return Membership.objects.filter(user_id=getattr(user, "pk", None), role__in=allowed)
+
+
+def round_deal(*, game: Game, number: int, seats: list[Seat]) -> Round:
+    """Deal contract `number`: a round with an empty hand for each of the table's `seats`."""
     round_ = Round.objects.create(game=game, number=number)
     limit = game.house_rules.may_i_limit
-    Hand.objects.bulk_create(
-        Hand(round=round_, seat=seat, may_i_limit=limit) for seat in game.seats.all()
-    )
+    Hand.objects.bulk_create(Hand(round=round_, seat=seat, may_i_limit=limit) for seat in seats)
     return round_
 
 

@@ -147,7 +147,7 @@ def scorer_writes(game, user):
     }
 
 
-@pytest.mark.parametrize("writer", ["viewer", "scorer", "outsider", "nobody"])
+@pytest.mark.parametrize("writer", ["viewer", "scorer", "outsider", "elsewhere", "nobody"])
 def test_services_refuse_what_the_role_may_not_do(writer):
     game = make_game(players=3)
     club = game.club
@@ -155,6 +155,7 @@ def test_services_refuse_what_the_role_may_not_do(writer):
         "viewer": join(club, Role.VIEWER),
         "scorer": join(club, Role.SCORER),
         "outsider": make_user(),
+        "elsewhere": join(make_club(), Role.OWNER),  # owns another club
         "nobody": None,
     }[writer]
     writes = owner_writes(club, user)
