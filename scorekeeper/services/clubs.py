@@ -155,8 +155,8 @@ def game_start(
         first_dealer=first_dealer,
         created_by=user,
     )
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         Seat(game=game, player=player, position=position) for position, player in enumerate(players)
     )
-    round_deal(game=game, number=1)
+    round_deal(game=game, number=1, seats=seats)
     return game

@@ -1,9 +1,10 @@
 """Score entry: what each player was left holding when someone went out, and corrections."""
 
+from collections import Counter
+
 from django.utils import timezone
 
 import rules
-from scorekeeper import selectors
 from scorekeeper.models import Event, Game, Hand, Round, Seat
 
 from .events import event_record, round_hands
@@ -12,47 +13,59 @@ from .refusals import ActionRefused
 from .tables import current_round, round_deal, table_write
 
 
-def _hand_limits(round_: Round, house_rules: rules.HouseRules) -> dict[int, int]:
-    """The most cards each seat can hold at the end of the round, by seat id."""
+def _claims(round_: Round) -> list[tuple[int, int]]:
+    """The round's Shanghai claims not taken back: (claimant's seat id, discarder's seat id)."""
+    events = round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True)
+    return list(events.values_list("seat", "other_seat"))
+
+
+def _hand_limits(
+    round_: Round, hands: list[Hand], claims: list[tuple[int, int]], house_rules: rules.HouseRules
+) -> dict[int, int]:
+    """The most cards each seat can hold at the end of the round, by seat id: the deal, what
+    each May I? brought, and a card for each discard claimed from it by a Shanghai."""
     dealt = house_rules.cards_dealt[round_.number - 1]
     per_may_i = 1 + house_rules.may_i_penalty_cards
-    claims_against = {}
-    for event in round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True):
-        claims_against[event.other_seat_id] = claims_against.get(event.other_seat_id, 0) + 1
+    claims_against = Counter(discarder for _, discarder in claims)
     return {
-        hand.seat_id: dealt + per_may_i * hand.may_i_used + claims_against.get(hand.seat_id, 0)
-        for hand in round_.hands.all()
+        hand.seat_id: dealt + per_may_i * hand.may_i_used + claims_against[hand.seat_id]
+        for hand in hands
     }
 
 
-def _seat_names(round_: Round) -> dict[int, str]:
-    return {seat.pk: seat.player.name for seat in round_.game.seats.select_related("player")}
+def _seat_names(hands: list[Hand]) -> dict[int, str]:
+    return {hand.seat_id: hand.seat.player.name for hand in hands}
 
 
-def _scores_summary(round_: Round, scored: dict[int, tuple[str, int]], house_rules) -> str:
+def _scores_summary(
+    round_: Round, hands: list[Hand], claims: list[tuple[int, int]], scored, house_rules
+) -> str:
     """ "Ann 0, Ben 30, Cat 75": the round's scores with the bonuses in force applied."""
-    claims = selectors.shanghai_claims_by_seat(round_)
     scores = rules.round_scores(
         {seat_id: points for seat_id, (_, points) in scored.items()},
         house_rules,
         rummy=round_.rummy,
-        shanghai_claims=claims,
+        shanghai_claims=Counter(claimant for claimant, _ in claims),
     )
-    names = _seat_names(round_)
+    names = _seat_names(hands)
     return ", ".join(f"{names[seat_id]} {score}" for seat_id, score in scores.items())
 
 
 def _hands_apply(
-    round_: Round, entries: dict[int, rules.HandEntry], house_rules: rules.HouseRules
+    round_: Round,
+    hands: list[Hand],
+    claims: list[tuple[int, int]],
+    entries: dict[int, rules.HandEntry],
+    house_rules: rules.HouseRules,
 ) -> dict[int, tuple[str, int]]:
-    """Check every entry of a round and return (cards, points) by seat id, or refuse them all."""
-    hands = {hand.seat_id: hand for hand in round_.hands.select_related("seat__player")}
-    limits = _hand_limits(round_, house_rules)
+    """Check every entry of a round and return (cards, points) by seat id, or refuse them all.
+    `hands` are the round's, with their seats' players."""
+    limits = _hand_limits(round_, hands, claims, house_rules)
     result = {}
     problems = []
     all_cards = []
-    for seat_id, hand in hands.items():
-        name = hand.seat.player.name
+    for hand in hands:
+        seat_id, name = hand.seat_id, hand.seat.player.name
         if seat_id == round_.went_out_id:
             result[seat_id] = ("", 0)
             continue
@@ -93,19 +106,20 @@ def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Rou
     if not round_.went_out_id:
         raise ActionRefused("Nobody has gone out yet: tap “Went out” for the player who did.")
     house_rules = game.house_rules
-    scored = _hands_apply(round_, entries, house_rules)
-    hands = list(round_.hands.all())
+    hands = list(round_.hands.select_related("seat__player"))
+    claims = _claims(round_)
+    scored = _hands_apply(round_, hands, claims, entries, house_rules)
     for hand in hands:
         hand.cards, hand.points = scored[hand.seat_id]
     Hand.objects.bulk_update(hands, ["cards", "points"])  # one UPDATE for the table
     round_.finished_at = timezone.now()
     round_.save(update_fields=["finished_at"])
-    summary = _scores_summary(round_, scored, house_rules)
+    summary = _scores_summary(round_, hands, claims, scored, house_rules)
     description = f"Contract {round_.number} scored: {summary}"
     after = round_hands(round_, scored)
     event_record(game, round_, Event.Kind.ROUND_SCORED, user, description, after=after)
     if round_.number < len(house_rules.contracts):
-        round_deal(game=game, number=round_.number + 1)
+        round_deal(game=game, number=round_.number + 1, seats=[hand.seat for hand in hands])
     else:
         game.finished_at = timezone.now()
         game.save(update_fields=["finished_at"])
@@ -127,7 +141,7 @@ def round_edit(
     The history keeps what it was."""
     if round_.finished_at is None or round_.game_id != game.pk:
         raise ActionRefused("Only a finished round's scores can be edited.")
-    hands = list(round_.hands.all())
+    hands = list(round_.hands.select_related("seat__player"))
     down = {hand.seat_id for hand in hands if hand.went_down}
     before = round_hands(
         round_, {hand.seat_id: (hand.cards, hand.points) for hand in hands}, down=down
@@ -136,7 +150,7 @@ def round_edit(
         round_.went_out = went_out
     if rummy is not None:
         round_.rummy = rummy
-    scored = _hands_apply(round_, entries, game.house_rules)
+    scored = _hands_apply(round_, hands, _claims(round_), entries, game.house_rules)
     # Whoever went out went down, by going out if not before.
     after = round_hands(round_, scored, down=down | {round_.went_out_id})
     if before == after:
@@ -148,7 +162,7 @@ def round_edit(
     round_.save(update_fields=["went_out", "rummy"])
     if game.finished_at:
         results_refresh(game=game)
-    names = _seat_names(round_)
+    names = _seat_names(hands)
     changes = [
         f"{names[int(seat_id)]} {before[seat_id][1]} → {after[seat_id][1]}"
         for seat_id in after
