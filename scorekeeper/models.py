@@ -1,4 +1,5 @@
 import secrets
+from functools import cached_property
 
 from django.conf import settings
 from django.db import models
@@ -240,8 +241,9 @@ class Game(models.Model):
     def get_absolute_url(self):
         return reverse("game", args=[self.pk])
 
-    @property
+    @cached_property
     def house_rules(self) -> HouseRules:
+        # A table keeps the rules it started with: read once an object, not once a use.
         return HouseRules.from_dict(self.rules)
 
     @property
