@@ -96,9 +96,23 @@ def main() -> int:
         "trivial": (lambda game: None, lambda game: client.get("/healthz")),
     }
     prepare, action = actions[arguments.action]
+
+    def timed(waited: list[float]):
+        """A database wrapper appending the seconds each query waits for the database."""
+
+        def wrapper(execute, sql, params, many, context):
+            started = time.perf_counter()
+            try:
+                return execute(sql, params, many, context)
+            finally:
+                waited.append(time.perf_counter() - started)
+
+        return wrapper
+
     profile = cProfile.Profile()
     game = fresh()
     plain = []  # ms of each repetition without the profiler (every other one)
+    waiting = []  # ms of those spent waiting for the database
     for repetition in range(2 * arguments.times):
         game.refresh_from_db()
         if game.finished_at or game.rounds.filter(finished_at__isnull=True).count() == 0:
@@ -106,8 +120,9 @@ def main() -> int:
         prepare(game)
         game.refresh_from_db()
         capture = CaptureQueriesContext(connection)
+        waited = []
         profiled = repetition % 2
-        with capture:
+        with capture, connection.execute_wrapper(timed(waited)):
             started = time.perf_counter()
             if profiled:
                 profile.enable()
@@ -117,6 +132,8 @@ def main() -> int:
             else:
                 plain.append(1000 * (time.perf_counter() - started))
         queries = capture.captured_queries
+        if not profiled:
+            waiting.append(1000 * sum(waited))
         if answer.status_code != (304 if arguments.action == "poll" else 200):
             raise SystemExit(f"{arguments.action} answered {answer.status_code}")
         if arguments.action in ("score", "went_out"):
@@ -134,12 +151,13 @@ def main() -> int:
         stats.print_callees(arguments.callees)
     print(
         f"{arguments.action}: median {statistics.median(plain):.1f} ms a request without the "
-        f"profiler ({arguments.times} times), {1000 * total / arguments.times:.1f} ms with it"
+        f"profiler ({arguments.times} times), {statistics.median(waiting):.1f} ms of it "
+        f"in {len(queries)} queries; {1000 * total / arguments.times:.1f} ms with the profiler"
     )
     print(out.getvalue())
     print(f"The queries of the last one ({len(queries)}):")
-    for query in queries:
-        print(f"  {query['time']}s  {query['sql'][:160]}")
+    for query, seconds in zip(queries, waited, strict=True):
+        print(f"  {1000 * seconds:5.2f} ms  {query['sql'][:150]}")
     return 0
 
 
