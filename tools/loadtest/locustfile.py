@@ -57,8 +57,18 @@ KINDS = {
 RECORD: list[dict] = []  # every write: table, version sent, action, user, outcome
 STATUSES: Counter = Counter()  # (request name, status) -> count
 CHECKS: Counter = Counter()  # table -> questions answered (each keeps a Check row)
+# The ETag of what each page shows, by (table, page). A tablet's taps and its round screen's
+# polls are one page, as in the browser: a tap's answer swaps in the table with its ETag, so
+# the page's next poll is answered 304 rather than sending the same table again.
+SHOWN: dict[tuple[int, str], str] = {}
 DEVICES = ("a", "b", "screen a", "screen b", "tv", "member", "rush")
 seat_taken = {name: itertools.count() for name in DEVICES}
+
+
+def page_etag(html: str | None) -> str:
+    """The ETag a page's table carries (data-etag), as its poll sends it back."""
+    etag = re.search(r'data-etag="([^"]+)"', html or "")
+    return etag.group(1).replace("&quot;", '"') if etag else ""
 
 
 class LoopbackHttpSession(LoopbackCookiesMixin, HttpSession):
@@ -140,6 +150,7 @@ class Table(HttpUser):
 
     abstract = True
     tablet = "a"
+    page = None  # the page it shares with a round screen (SHOWN), if one polls
     session = 0  # which of the account's seeded sessions; None: log in through the form
 
     def log_in(self):
@@ -191,6 +202,8 @@ class Table(HttpUser):
             self.contract = int(found.group(1))
         self.scoring = "table-screen scoring" in html
         self.over = "<h1>Game over</h1>" in html
+        if self.page and (etag := page_etag(html)):
+            SHOWN[(self.pk, self.page)] = etag
 
     def write(self, action: str, url: str, data: dict, *, htmx: bool = True):
         """POST a write with the version this screen shows; record what became of it."""
@@ -235,7 +248,7 @@ class TabletA(Table):
     """The table's main tablet: plays the whole game, contract by contract, a tap or a question
     every TAP_SECONDS on average."""
 
-    role, tablet = "a", "a"
+    role, tablet, page = "a", "a", "a"
     wait_time = between(TAP_SECONDS / 2, 3 * TAP_SECONDS / 2)
 
     def on_start(self):
@@ -337,7 +350,7 @@ class TabletB(TabletA):
     """The second tablet: now and then a May I? or a Shanghai protect, sometimes from a screen
     that is seconds old, racing the first tablet."""
 
-    role, tablet = "b", "b"
+    role, tablet, page = "b", "b", "b"
     wait_time = between(3 * TAP_SECONDS / 2, 4 * TAP_SECONDS)
 
     @task
@@ -376,40 +389,36 @@ class Screen(FastHttpUser):
         page = self.client.get(f"/tables/{self.pk}/", headers=self.headers, name="table page")
         poll = re.search(r'id="live" hx-get="([^"]+)"', page.text or "")
         self.poll_url = poll.group(1).replace("&amp;", "&") if poll else f"/tables/{self.pk}/live/"
-        self.etag = page.headers.get("ETag") or self.page_etag(page.text)
-
-    @staticmethod
-    def page_etag(html: str | None) -> str:
-        etag = re.search(r'data-etag="([^"]+)"', html or "")
-        return etag.group(1).replace("&quot;", '"') if etag else ""
+        SHOWN[(self.pk, self.page)] = page.headers.get("ETag") or page_etag(page.text)
 
     @task
     def poll(self):
-        headers = self.headers | {"HX-Request": "true", "If-None-Match": self.etag}
+        shown = (self.pk, self.page)
+        headers = self.headers | {"HX-Request": "true", "If-None-Match": SHOWN[shown]}
         answer = self.client.get(self.poll_url, headers=headers, name=self.poll_name)
         if answer.status_code == 200:
-            self.etag = answer.headers.get("ETag") or self.etag
+            SHOWN[shown] = answer.headers.get("ETag") or SHOWN[shown]
 
 
 class TabletScreenA(Screen):
-    role, tablet = "screen a", "a"
+    role, tablet, page = "screen a", "a", "a"
 
 
 class TabletScreenB(Screen):
-    role, tablet = "screen b", "b"
+    role, tablet, page = "screen b", "b", "b"
 
 
 class TvScreen(Screen):
     """The TV: no account, the table's link."""
 
-    role = "tv"
+    role, page = "tv", "tv"
     poll_name = "tv poll"
 
     def open(self):
         self.headers = {}
         self.poll_url = f"/tv/{self.table['tv']}/"
         page = self.client.get(self.poll_url, name="tv page")
-        self.etag = page.headers.get("ETag") or self.page_etag(page.text)
+        SHOWN[(self.pk, self.page)] = page.headers.get("ETag") or page_etag(page.text)
 
 
 class Member(Table):
