@@ -289,6 +289,13 @@ def tv_link_version(token: str) -> tuple[int, int] | None:
     return _one_row(_TV_LINK_VERSION, [token])
 
 
+def game_for_tv(token: str) -> Game | None:
+    """The table a live TV link shows, with its club; None for any other token."""
+    if len(token) != TV_TOKEN_LENGTH:
+        return None
+    return Game.objects.select_related("club").filter(tv_link__token=token).first()
+
+
 def tv_link_for(game: Game) -> TableLink | None:
     return TableLink.objects.filter(game=game).first()
 

@@ -15,18 +15,15 @@ from .access import game_or_404
 
 @require_GET
 def tv(request: HttpRequest, token: str) -> HttpResponse:
-    """The page the TV shows, and what it polls every second: 304 after one query while the
-    table is unchanged."""
-    found = selectors.tv_link_version(token)
-    if found is None:
+    """The page the TV shows, and what it polls every second: 304 while the table is unchanged
+    (most of those the unchanged_polls middleware answers before this view, after one query)."""
+    game = selectors.game_for_tv(token)
+    if game is None:
         # Said in words on the TV itself: a screen across the room shows no error console.
         return render(request, "tv.html", {}, status=404)
-    pk, version = found
-    etag = polling.table_etag(screen="tv", pk=pk, version=version)
+    etag = polling.table_etag(screen="tv", pk=game.pk, version=game.version)
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        game = Game.objects.select_related("club").get(pk=pk)
-        etag = polling.table_etag(screen="tv", pk=pk, version=game.version)
         context = {"game": game, "board": selectors.game_board(game), "etag": etag}
         response = render(request, "tv.html#board" if request.htmx else "tv.html", context)
     response["X-Robots-Tag"] = "noindex"
