@@ -129,9 +129,10 @@ def ceilings_section(rushes: dict) -> list[str]:
     lines = [
         "## Ceilings",
         "",
-        "Each at its ceiling on the same stack, one after the other: four clients (gunicorn's "
-        "threads) with no pause for 20 s. Score entry plays tables of its own: who went out, "
-        "then everyone's cards, contract after contract.",
+        f"Each at its ceiling on the same stack, one after the other: {rushes['clients']} "
+        "clients (twice gunicorn's threads, so that both workers have some) with no pause for "
+        "20 s. Score entry plays tables of its own: who went out, then everyone's cards, "
+        "contract after contract.",
         "",
         "| client | request | requests | req/s | median ms | p95 ms | gunicorn CPU % |",
         "|---|---|---:|---:|---:|---:|---:|",

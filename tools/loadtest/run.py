@@ -74,7 +74,8 @@ def family(pid: int) -> list[psutil.Process]:
 
 
 NIGHT = ["TabletA", "TabletB", "TabletScreenA", "TabletScreenB", "TvScreen", "Member", "Ceiling"]
-RUSH_USERS = 4  # gunicorn's threads: two workers of two
+RUSH_USERS = 8  # twice gunicorn's threads: each client keeps one connection, and a worker
+# takes whichever reach it first, so with fewer one worker may have them all
 RUSH_TABLES = 60  # more than a rush can finish: seven scores a table
 
 
@@ -197,7 +198,7 @@ def ceilings(*, app, environment, folder, run_time: int) -> dict:
     """Score entry, then the trivial view, each at its ceiling: RUSH_USERS clients with no pause
     for `run_time` seconds. Score entry's tables are checked for consistency like a night's."""
     seeded = seed(environment, folder, tables=RUSH_TABLES, name="rush")
-    rushes = {}
+    rushes = {"clients": RUSH_USERS}
     for name, classes in (("score", ["ScoreRush"]), ("trivial", ["TrivialRush"])):
         process, record = locust(
             environment=environment,
