@@ -462,6 +462,10 @@ class ScoreRush(TabletA):
     role = "rush"
     wait_time = constant(0)
 
+    def on_start(self):
+        super().on_start()
+        self.client.headers["Connection"] = "close"  # see TrivialRush
+
     @task
     def play(self):
         if self.over:
@@ -476,13 +480,16 @@ class ScoreRush(TabletA):
 
 
 class TrivialRush(FastHttpUser):
-    """The trivial view at its ceiling, the same way."""
+    """The trivial view at its ceiling, the same way. A connection a request, for both rushes:
+    a gunicorn worker keeps every connection it accepts, and one worker can accept them all,
+    leaving the other idle; a new connection goes to whichever worker takes it first."""
 
     wait_time = constant(0)
 
     @task
     def healthz(self):
-        self.client.get("/healthz", name="trivial view (/healthz)")
+        headers = {"Connection": "close"}
+        self.client.get("/healthz", headers=headers, name="trivial view (/healthz)")
 
 
 # Which of these run is named on Locust's command line (run.py): the night's, or one rush.

@@ -98,7 +98,8 @@ def main() -> int:
     prepare, action = actions[arguments.action]
 
     def timed(waited: list[float]):
-        """A database wrapper appending the seconds each query waits for the database."""
+        """A database wrapper appending the seconds each query waits for the database (BEGIN
+        and COMMIT are not queries to it: they go uncounted)."""
 
         def wrapper(execute, sql, params, many, context):
             started = time.perf_counter()
@@ -156,8 +157,8 @@ def main() -> int:
     )
     print(out.getvalue())
     print(f"The queries of the last one ({len(queries)}):")
-    for query, seconds in zip(queries, waited, strict=True):
-        print(f"  {1000 * seconds:5.2f} ms  {query['sql'][:150]}")
+    for query in queries:
+        print(f"  {query['time']}s  {query['sql'][:160]}")
     return 0
 
 

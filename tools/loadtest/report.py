@@ -130,12 +130,14 @@ def ceilings_section(rushes: dict) -> list[str]:
         "## Ceilings",
         "",
         f"Each at its ceiling on the same stack, one after the other: {rushes['clients']} "
-        "clients (twice gunicorn's threads, so that both workers have some) with no pause for "
-        "20 s. Score entry plays tables of its own: who went out, then everyone's cards, "
-        "contract after contract.",
+        "clients (twice gunicorn's threads) with no pause for 20 s, each opening a connection "
+        "a request (a worker keeps the connections it accepts: kept open, one worker could "
+        "hold them all). Score entry plays tables of its own: who went out, then everyone's "
+        "cards, contract after contract.",
         "",
-        "| client | request | requests | req/s | median ms | p95 ms | gunicorn CPU % |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| client | request | requests | req/s | median ms | p95 ms | gunicorn CPU % "
+        "| Locust CPU % |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for rush, names in (("score", ["went_out", "score"]), ("trivial", ["trivial view (/healthz)"])):
         for name in names:
@@ -143,7 +145,8 @@ def ceilings_section(rushes: dict) -> list[str]:
             lines.append(
                 f"| {rush} | {name} | {row.get('Request Count', 0)} "
                 f"| {number(row.get('Requests/s', '0')):.1f} | {row.get('50%', '')} "
-                f"| {row.get('95%', '')} | {rushes[rush]['cpu']['gunicorn'][0]:.0f} |"
+                f"| {row.get('95%', '')} | {rushes[rush]['cpu']['gunicorn'][0]:.0f} "
+                f"| {rushes[rush]['cpu']['locust'][0]:.0f} |"
             )
     return lines + ["", f"Consistency: {rushes['consistency']}", ""]
 

@@ -74,8 +74,7 @@ def family(pid: int) -> list[psutil.Process]:
 
 
 NIGHT = ["TabletA", "TabletB", "TabletScreenA", "TabletScreenB", "TvScreen", "Member", "Ceiling"]
-RUSH_USERS = 8  # twice gunicorn's threads: each client keeps one connection, and a worker
-# takes whichever reach it first, so with fewer one worker may have them all
+RUSH_USERS = 8  # twice gunicorn's threads, each opening a connection a request
 RUSH_TABLES = 60  # more than a rush can finish: seven scores a table
 
 
@@ -210,7 +209,9 @@ def ceilings(*, app, environment, folder, run_time: int) -> dict:
             classes=classes,
             users=RUSH_USERS,
         )
-        sampler = CpuSampler({"gunicorn": lambda: family(app.pid)})
+        sampler = CpuSampler(
+            {"gunicorn": lambda: family(app.pid), "locust": lambda pid=process.pid: family(pid)}
+        )
         sampler.start()
         process.wait()
         sampler.running = False
