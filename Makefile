@@ -47,7 +47,7 @@ test: $(VENV)/.requirements-dev chromium
 	$(BIN)/python -m pytest
 
 # A club night at 5, 20 and 50 tables, a stress level, the ceilings and a fault run, on gunicorn
-# and a PostgreSQL of its own (about 12 minutes; needs root and PostgreSQL's binaries, installed when missing). Writes
+# and a PostgreSQL of its own (about 14 minutes; needs root and PostgreSQL's binaries, installed when missing). Writes
 # loadtest-report.md; fails if anything accepted was lost or anything refused was saved.
 loadtest: $(VENV)/.requirements-dev
 	$(BIN)/python -m tools.loadtest.run

@@ -234,6 +234,13 @@ def main() -> int:
     )
     parser.add_argument("--stress-tap-seconds", type=float, default=2, help="at 20 tables; 0: none")
     parser.add_argument("--run-time", type=int, default=60, help="seconds measured a level")
+    parser.add_argument(
+        "--goal-run-time",
+        type=int,
+        default=180,
+        help="seconds measured at the goals' level (20 tables at the club's pace): each action "
+        "counts there a few dozen times, not a dozen, so its p95 is not the slowest of a few",
+    )
     parser.add_argument("--no-faults", action="store_true")
     parser.add_argument("--no-ceilings", action="store_true")
     parser.add_argument("--report", default="loadtest-report.md")
@@ -253,13 +260,16 @@ def main() -> int:
             if arguments.stress_tap_seconds:
                 levels.append((report.GOAL_LEVEL, arguments.stress_tap_seconds))
             for n, (tables, tap_seconds) in enumerate(levels):
-                print(f"== {tables} tables, a tap every {tap_seconds:g} s, {arguments.run_time} s")
+                run_time = arguments.run_time
+                if (tables, tap_seconds) == (report.GOAL_LEVEL, arguments.tap_seconds):
+                    run_time = arguments.goal_run_time
+                print(f"== {tables} tables, a tap every {tap_seconds:g} s, {run_time} s")
                 results.append(
                     club_night(
                         **where,
                         tables=tables,
                         tap_seconds=tap_seconds,
-                        run_time=arguments.run_time,
+                        run_time=run_time,
                         name=f"level{n}-t{tables}",
                     )
                 )
