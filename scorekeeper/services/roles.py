@@ -31,3 +31,10 @@ def role_require(*, club: Club | int, user, role: Role) -> None:
         memberships = Membership.objects.filter(club_id=club_id, user=user)
         member_role = memberships.values_list("role", flat=True).first()
     role_check(member_role, role)
+
+
+def memberships_allowing(user, role: Role):
+    """The user's memberships whose role allows what `role` may do (none for nobody), for a
+    write to check the role in its own query."""
+    allowed = [member_role for member_role in Role if member_role.allows(role)]
+    return Membership.objects.filter(user_id=getattr(user, "pk", None), role__in=allowed)

@@ -7,11 +7,11 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 
 from scorekeeper import selectors
-from scorekeeper.models import Event, Game, Hand, Membership, Role, Round, Seat
+from scorekeeper.models import Event, Game, Hand, Role, Round, Seat
 
 from .events import event_record, melds_laid
 from .refusals import ActionRefused, StaleState
-from .roles import role_require
+from .roles import memberships_allowing, role_require
 
 
 def table_write(service):
@@ -28,10 +28,11 @@ def table_write(service):
 
     @functools.wraps(service)
     def write(*, game: Game, version: int, user, **kwargs):
+        scorers = memberships_allowing(user, Role.SCORER)
         try:
             with transaction.atomic():
                 claimed = Game.objects.filter(
-                    Exists(scorers(user).filter(club=OuterRef("club"))), pk=game.pk, version=version
+                    Exists(scorers.filter(club=OuterRef("club"))), pk=game.pk, version=version
                 ).update(version=F("version") + 1)
                 if not claimed:
                     role_require(club=game.club_id, user=user, role=Role.SCORER)
@@ -43,12 +44,6 @@ def table_write(service):
             raise
 
     return write
-
-
-def scorers(user):
-    """The user's memberships whose role lets them score at a table (none for nobody)."""
-    allowed = [role for role in Role if role.allows(Role.SCORER)]
-    return Membership.objects.filter(user_id=getattr(user, "pk", None), role__in=allowed)
 
 
 def round_deal(*, game: Game, number: int, seats: list[Seat]) -> Round:
