@@ -38,6 +38,18 @@ def test_production_starts_with_a_real_secret():
     assert result.stdout.strip() == "False"
 
 
+def test_the_wsgi_worker_keeps_what_it_loaded_out_of_the_collectors_way():
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import gc, scorekeeper.wsgi; print(gc.get_freeze_count())"],
+        cwd=BASE_DIR,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SECRET_KEY": "x7Yq-" * 12},
+        capture_output=True,
+        text=True,
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    assert int(loaded.stdout) > 10_000  # Django and the app, not a handful of objects
+
+
 def test_debug_on_a_laptop_needs_no_secret():
     result = run_settings({"DJANGO_DEBUG": "true"})
     assert result.returncode == 0, result.stderr
