@@ -75,6 +75,7 @@ class Board:
     first_player: Seat | None
     last_action: str | None  # what the newest action still standing did, as the history says
     melds: list[TableMeld]  # on the table in the current round
+    claims: dict[int, int]  # the current round's Shanghai claims not taken back, by seat id
 
     @property
     def contract_count(self) -> int:
@@ -192,6 +193,7 @@ def game_board(game: Game) -> Board:
         first_player=first_player,
         last_action=last_action,
         melds=melds,
+        claims=claims.get(current.pk, {}) if current else {},
     )
 
 
@@ -240,15 +242,6 @@ def scores_taken_back(round_: Round) -> dict[int, tuple[str, int]]:
     if undone is None:
         return {}
     return Event.hands_in(undone.after)
-
-
-def shanghai_claims_by_seat(round_: Round) -> dict[int, int]:
-    """The round's Shanghai claims not taken back, by claimant's seat id."""
-    return dict(
-        round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True)
-        .values_list("seat")
-        .annotate(claims=Count("pk"))
-    )
 
 
 def table_melds(round_: Round):

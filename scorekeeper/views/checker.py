@@ -82,12 +82,8 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         table_melds=melds,
         house_rules=board.house_rules,
         contract=board.current.number,
-        shanghai_claims=(
-            # Each claim put a card in a discarder's hand.
-            sum(selectors.shanghai_claims_by_seat(board.current).values())
-            if request.method == "POST"
-            else 0
-        ),
+        # Each claim put a card in a discarder's hand.
+        shanghai_claims=sum(board.claims.values()),
     )
     answer = None
     if request.method == "POST" and form.is_valid():

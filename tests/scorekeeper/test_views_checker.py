@@ -134,6 +134,24 @@ def test_checker_page_query_count_does_not_grow_with_melds(
         assert client.get(reverse("table_check", args=[game.pk])).status_code == 200
 
 
+@pytest.mark.parametrize("claims", [0, 2])
+def test_a_question_at_the_table_takes_the_same_queries_with_claims(
+    client, member, game, django_assert_num_queries, claims
+):
+    # The Shanghai claims that let a hand hold more cards come with the board, not a query.
+    ann, ben, cat = seats(game)
+    services.hand_mark_down(game=game, version=game.version, seat=cat, user=game.created_by)
+    for _ in range(claims):
+        services.shanghai_record(
+            game=game, version=game.version, seat=ben, discarder=cat, user=game.created_by
+        )
+    question = {"question": "hint", "cards": "7H 7S 7D 8C 9C 10C JC KH KD 2S JK"}
+    with django_assert_num_queries(16):
+        response = client.post(reverse("table_check", args=[game.pk]), question)
+    assert response.status_code == 200
+    assert Check.objects.count() == 1
+
+
 def test_the_standalone_checker_offers_each_clubs_rules_once(client):
     user = make_user()
     make_club(user, name="Tuesdays")
