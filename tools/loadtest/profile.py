@@ -23,7 +23,8 @@ import time
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "action", choices=["score", "went_out", "table", "check", "poll", "trivial"]
+        "action",
+        choices=["score", "went_out", "may_i", "shanghai", "table", "check", "poll", "trivial"],
     )
     parser.add_argument("--times", type=int, default=40)
     parser.add_argument("--top", type=int, default=25)
@@ -68,6 +69,16 @@ def main() -> int:
         data = {f"cards_{seat.pk}": "K 7 JK" for seat in seats(game)[1:]}
         return client.post(f"/tables/{game.pk}/score/", {"version": game.version, **data})
 
+    def may_i(game):
+        return client.post(
+            f"/tables/{game.pk}/may-i/", {"version": game.version, "seat": seats(game)[1].pk}
+        )
+
+    def shanghai(game):
+        claimant, discarder = seats(game)[1:3]
+        data = {"version": game.version, "seat": claimant.pk, "discarder": discarder.pk}
+        return client.post(f"/tables/{game.pk}/shanghai/", data)
+
     def check(game):
         data = {"question": "hint", "cards": "7H 7S 7D 8C 9C 10C JC KH KD 2S JK"}
         return client.post(f"/tables/{game.pk}/check/", data)
@@ -90,6 +101,8 @@ def main() -> int:
     actions = {
         "score": (went_out, score),
         "went_out": (lambda game: None, went_out),
+        "may_i": (lambda game: None, may_i),
+        "shanghai": (lambda game: None, shanghai),
         "table": (lambda game: None, lambda game: client.get(f"/tables/{game.pk}/")),
         "check": (lambda game: None, check),
         "poll": (open_screen, poll),
@@ -137,7 +150,7 @@ def main() -> int:
             waiting.append(1000 * sum(waited))
         if answer.status_code != (304 if arguments.action == "poll" else 200):
             raise SystemExit(f"{arguments.action} answered {answer.status_code}")
-        if arguments.action in ("score", "went_out"):
+        if arguments.action in ("score", "went_out", "may_i", "shanghai"):
             game.refresh_from_db()
             # Back to the state the action needs for the next repetition: undo it.
             client.post(f"/tables/{game.pk}/undo/", {"version": game.version})
