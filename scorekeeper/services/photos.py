@@ -10,6 +10,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
 from django.template.defaultfilters import filesizeformat
+from storages.backends.s3 import S3Storage
 
 from scorekeeper.models import Game, Photo, Role, Seat
 from scorekeeper.recognition import UnreadableImage, read_cards
@@ -77,10 +78,26 @@ def photo_content(*, photo: Photo) -> bytes:
         with photo.image.open("rb") as image:
             return image.read()
     except FileNotFoundError:
+        # A bucket that is gone answers "no such file" too: that is the store's fault.
+        if photo_store_problem():
+            raise PhotoStoreUnavailable() from None
         raise
     except STORE_ERRORS as error:
         logger.warning("photo %s not read: %s", photo.pk, error)
         raise PhotoStoreUnavailable() from None
+
+
+def photo_store_problem() -> str | None:
+    """Why the photo store cannot be used now (the bucket does not answer, is not there or
+    refuses these credentials), or None when it can."""
+    storage = Photo._meta.get_field("image").storage
+    if not isinstance(storage, S3Storage):
+        return None
+    try:
+        storage.connection.meta.client.head_bucket(Bucket=storage.bucket_name)
+    except (BotoCoreError, ClientError) as error:
+        return str(error)
+    return None
 
 
 def _file_delete(name: str) -> None:
