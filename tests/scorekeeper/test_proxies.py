@@ -1,6 +1,10 @@
 """The client's address behind the proxies of DJANGO_TRUSTED_PROXIES (scorekeeper/proxies.py),
 as the login lockout and the throttles count it, and the deploy checks of the hosted setup."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from django.core.checks import run_checks
 from django.test import RequestFactory
@@ -9,6 +13,7 @@ from django.urls import reverse
 from scorekeeper.proxies import client_address
 from tests.factories import make_user
 
+BASE_DIR = Path(__file__).resolve().parents[2]
 PASSWORD = "a-long-test-password"
 PROXY = "10.0.0.1"
 
@@ -112,3 +117,52 @@ def test_deploy_check_warns_of_a_proxy_trusted_for_tls_but_not_for_addresses(set
     assert "scorekeeper.W001" not in check_ids()
     settings.SECURE_PROXY_SSL_HEADER, settings.TRUSTED_PROXY_COUNT = None, 0
     assert "scorekeeper.W001" not in check_ids()
+
+
+def settings_of(environment: dict, expression: str) -> subprocess.CompletedProcess:
+    """`expression` of the settings imported in a fresh interpreter with this environment."""
+    return subprocess.run(
+        [sys.executable, "-c", f"import scorekeeper.settings as s; print({expression})"],
+        cwd=BASE_DIR,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_DEBUG": "true", **environment},
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [
+        ("", "0 []"),
+        ("1", "1 []"),
+        ("2", "2 []"),
+        ("10.0.0.2, 10.0.0.1", "2 ['10.0.0.2', '10.0.0.1']"),
+        ("100.64.0.0/10", "1 ['100.64.0.0/10']"),
+    ],
+)
+def test_the_trusted_proxies_come_from_the_environment(value, read):
+    result = settings_of(
+        {"DJANGO_TRUSTED_PROXIES": value}, "s.TRUSTED_PROXY_COUNT, s.TRUSTED_PROXY_LIST"
+    )
+    assert result.stdout.strip() == read, result.stderr
+
+
+@pytest.mark.parametrize("value", ["one", "10.0.0.300", "-1", "1,router"])
+def test_trusted_proxies_that_are_not_addresses_refuse_to_start(value):
+    result = settings_of({"DJANGO_TRUSTED_PROXIES": value}, "s.TRUSTED_PROXY_COUNT")
+    assert result.returncode != 0
+    assert "DJANGO_TRUSTED_PROXIES must be a count (1) or addresses" in result.stderr
+
+
+def test_a_storage_url_puts_the_photos_in_its_bucket():
+    result = settings_of(
+        {"DJANGO_STORAGE_URL": "s3://club-photos?region_name=eu-west-1"},
+        "s.STORAGES['default']['OPTIONS']['bucket_name']",
+    )
+    assert result.stdout.strip() == "club-photos", result.stderr
+
+
+def test_a_wrong_storage_url_refuses_to_start():
+    result = settings_of({"DJANGO_STORAGE_URL": "club-photos"}, "1")
+    assert result.returncode != 0
+    assert "DJANGO_STORAGE_URL must be s3://BUCKET" in result.stderr
