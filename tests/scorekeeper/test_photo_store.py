@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
 from scorekeeper import services
-from scorekeeper.forms import photo_clean
+from scorekeeper.forms import photo_check
 from scorekeeper.models import Club, Photo
 from scorekeeper.settings import photo_storage
 from tests.factories import (
@@ -22,6 +22,7 @@ from tests.factories import (
     make_game,
     make_user,
     play_round,
+    run_tasks,
     score_data,
     seats,
     text_of,
@@ -78,8 +79,11 @@ def test_a_photo_is_kept_in_the_bucket_privately_and_shown_to_members_only(
     client, member, game, bucket
 ):
     assert upload(client, game).status_code == 200
+    uploaded = Photo.objects.get().image.name
+    assert bucket.keys() == {uploaded}
+    run_tasks()  # the worker keeps the photo read, upright, and drops the upload
     photo = Photo.objects.get()
-    assert bucket.keys() == {photo.image.name}
+    assert bucket.keys() == {photo.image.name} != {uploaded}
     grants = bucket.client().get_object_acl(Bucket=bucket.bucket, Key=photo.image.name)["Grants"]
     assert not [grant for grant in grants if grant["Grantee"].get("URI", "").endswith("AllUsers")]
     response = client.get(photo.get_absolute_url())
@@ -95,7 +99,7 @@ def test_a_photo_is_kept_in_the_bucket_privately_and_shown_to_members_only(
 
 
 def test_two_photos_of_one_table_are_two_objects(game, bucket):
-    clean = photo_clean(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
+    clean = photo_check(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
     first = services.photo_record(game=game, photo=clean, user=game.created_by)
     second = services.photo_record(game=game, photo=clean, user=game.created_by)
     assert first.image.name != second.image.name
@@ -134,7 +138,7 @@ def test_deleting_a_table_or_a_club_deletes_their_objects(
 def test_a_photo_refused_once_stored_leaves_no_object(game, bucket):
     for _ in range(7):
         play_round(game)
-    clean = photo_clean(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
+    clean = photo_check(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
     with pytest.raises(services.ActionRefused, match="game is over"):
         services.photo_record(game=game, photo=clean, user=game.created_by)
     assert not Photo.objects.exists()
@@ -143,6 +147,7 @@ def test_a_photo_refused_once_stored_leaves_no_object(game, bucket):
 
 def test_the_quota_counts_the_bytes_the_bucket_holds(client, member, game, bucket, settings):
     upload(client, game)
+    run_tasks()
     photo = Photo.objects.get()
     head = bucket.client().head_object(Bucket=bucket.bucket, Key=photo.image.name)
     assert photo.size == head["ContentLength"]
