@@ -155,3 +155,17 @@ class ResultAdmin(ReadOnlyAdmin):
     list_filter = ["club", "season"]
     search_fields = ["player__name", "club__name"]
     list_select_related = ["game", "player"]
+
+
+@admin.register(models.ClubImport)
+class ClubImportAdmin(ReadOnlyAdmin):
+    """Club exports imported by the workers: how each ended (the file itself is not shown)."""
+
+    list_display = ["created_at", "club", "status", "tables", "finished_at"]
+    list_filter = ["status"]
+    search_fields = ["club__name"]
+    list_select_related = ["club"]
+    exclude = ["document"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("document")

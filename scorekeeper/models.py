@@ -567,3 +567,49 @@ class Result(models.Model):
 
     def __str__(self):
         return f"{self.player} placed {self.place} at {self.game}"
+
+
+class ImportStatus(models.TextChoices):
+    QUEUED = "queued", "waiting for a worker"
+    IMPORTING = "importing", "being imported"
+    IMPORTED = "imported", "imported"
+    REFUSED = "refused", "refused"
+
+
+UNDER_WAY = [ImportStatus.QUEUED, ImportStatus.IMPORTING]
+
+
+class ClubImport(Recorded):
+    """A club export being imported into a club by a worker. The file is kept here only until
+    the worker has imported or refused it; then what was imported, or why not, is."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="imports")
+    status = models.CharField(max_length=10, choices=ImportStatus, default=ImportStatus.QUEUED)
+    document = models.BinaryField(default=b"", editable=False)
+    # The tables the file holds, counted when it was queued, to say what is being imported.
+    tables = models.PositiveIntegerField(default=0)
+    # The rows restored by model ({"player": 4, ...}), or why nothing was, in the player's words.
+    counts = models.JSONField(default=dict, blank=True)
+    problem = models.TextField(blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            # A second file would find the club no longer empty: one import a club at a time.
+            models.UniqueConstraint(
+                fields=["club"],
+                condition=models.Q(status__in=UNDER_WAY),
+                name="club_import_one_under_way",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Import {self.pk} into {self.club_id} ({self.status})"
+
+    def get_absolute_url(self):
+        return reverse("club_import_progress", args=[self.pk])
+
+    @property
+    def under_way(self) -> bool:
+        return self.status in UNDER_WAY

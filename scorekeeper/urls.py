@@ -41,6 +41,7 @@ urlpatterns = [
         name="season_export_csv",
     ),
     path("clubs/<int:pk>/import/", exports.club_import, name="club_import"),
+    path("imports/<int:pk>/", exports.club_import_progress, name="club_import_progress"),
     path("clubs/<int:pk>/members/", members.members, name="members"),
     path("clubs/<int:pk>/invite/", members.invite_set, name="invite_set"),
     path("clubs/<int:pk>/invite/new-code/", members.invite_rotate, name="invite_rotate"),

@@ -254,6 +254,7 @@ def database_state() -> dict:
             models.Membership.objects.order_by("pk").values_list("pk", "user_id", "role")
         ),
         "tv_links": list(models.TableLink.objects.order_by("pk").values_list("pk", "token")),
+        "imports": list(models.ClubImport.objects.order_by("pk").values_list("pk", "status")),
     }
 
 

@@ -4,12 +4,13 @@ changes everything it should or nothing at all, raising ActionRefused with the p
 One module a subject: accounts, clubs (clubs, players, seasons, rule profiles, starting a table),
 members (the invite code, roles, removing and leaving), tables (the versioned write and the round
 screen's taps), melds, scores, undo, checks, photos, TV links, backups, and imports (a club
-restored from its export); `seasons` closes and shares seasons and plays a finished table again;
-`ratings` keeps each finished table's results and the ratings; `events` builds each kind of
-history entry's payload; `deletions` deletes players, profiles, seasons, tables and clubs
-without breaking a finished table. Every write checks the member's role with
+restored from its export, by a worker); `seasons` closes and shares seasons and plays a finished
+table again; `ratings` keeps each finished table's results and the ratings; `events` builds
+each kind of history entry's payload; `deletions` deletes players, profiles, seasons, tables
+and clubs without breaking a finished table. Every write checks the member's role with
 `roles.role_require` first: a RoleRefused is a PermissionDenied, answered with the 403 page and
-its reason."""
+its reason. What takes a worker is a task (`django.tasks`) the service queues in its own
+transaction and the worker runs once, however often it is started."""
 
 from .accounts import account_delete, account_email_change
 from .checks import check_record
@@ -23,7 +24,7 @@ from .clubs import (
     season_create,
 )
 from .deletions import club_delete, game_delete, player_delete, profile_delete, season_delete
-from .imports import club_import
+from .imports import club_import, club_import_queue, club_import_run
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
 from .members import (
     club_invite_rotate,
@@ -63,6 +64,8 @@ __all__ = [
     "club_create",
     "club_delete",
     "club_import",
+    "club_import_queue",
+    "club_import_run",
     "club_invite_rotate",
     "club_invite_set",
     "club_join",

@@ -9,7 +9,7 @@ from django.tasks import TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from scorekeeper.models import Photo, PhotoStatus
+from scorekeeper.models import UNDER_WAY, ClubImport, ImportStatus, Photo, PhotoStatus
 
 from .photos import STORE_ERRORS, _file_delete
 
@@ -27,9 +27,16 @@ def tasks_requeue_stale(*, older_than: timedelta | None = None) -> int:
 
 def uploads_drop_stale(*, older_than: timedelta = timedelta(hours=1)) -> int:
     """Delete what nobody will collect: a standalone checker's upload its task never read, a
-    table's photo still unread long after any worker would have read it (its task failed), and
-    the queue's records of finished tasks. Returns how many photos and uploads."""
+    table's photo still unread long after any worker would have read it (its task failed), the
+    file of a club import no worker took, and the queue's records of finished tasks. Returns
+    how many photos and uploads."""
     cutoff = timezone.now() - older_than
+    ClubImport.objects.filter(status__in=UNDER_WAY, created_at__lt=cutoff).update(
+        status=ImportStatus.REFUSED,
+        problem="The file could not be imported in time, so nothing was imported. Try again.",
+        document=b"",
+        finished_at=timezone.now(),
+    )
     stuck = Photo.objects.filter(status=PhotoStatus.READING, created_at__lt=cutoff)
     names = list(stuck.values_list("image", flat=True))
     dropped = stuck.update(

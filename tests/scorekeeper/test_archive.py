@@ -1,16 +1,31 @@
 """The club's JSON export and import: a club restored into an empty club is the same, row for row;
-a bad, foreign, cut-short or edited file is refused with a reason and changes nothing."""
+a bad, foreign, cut-short or edited file is refused with a reason and changes nothing, whether
+the command imports it or a worker does, once, however often its task runs."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 import rules
 from scorekeeper import archive, services
-from scorekeeper.models import Club, Event, Seat, TableMeld
-from tests.factories import make_club, make_game, make_user, play_round
+from scorekeeper.models import (
+    Club,
+    ClubImport,
+    Event,
+    ImportStatus,
+    Membership,
+    Role,
+    Seat,
+    TableMeld,
+)
+from scorekeeper.services.tasks import tasks_requeue_stale, uploads_drop_stale
+from tests.factories import make_club, make_game, make_user, play_round, run_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -359,3 +374,130 @@ def test_a_retired_player_stays_retired_and_an_older_export_retires_nobody(expor
     )
     assert older.players.count() == club.players.count()
     assert not older.players.filter(retired=True).exists()
+
+
+# The web's import: queued by the request (what is quick to check), run by a worker.
+
+# What the queue and the worker add: an import and its task, nothing of the club.
+QUEUE_MODELS = {ClubImport._meta.label, DBTaskResult._meta.label}
+
+
+def _club_snapshot(club) -> dict:
+    snapshot = _snapshot(club)
+    snapshot["counts"] = {k: v for k, v in snapshot["counts"].items() if k not in QUEUE_MODELS}
+    return snapshot
+
+
+def _queue(club, document) -> ClubImport:
+    document = document.encode() if isinstance(document, str) else document
+    return services.club_import_queue(club=club, user=club.owner(), document=document)
+
+
+@pytest.mark.parametrize(
+    ("spoil", "reason"), [case[1:] for case in REFUSED], ids=[case[0] for case in REFUSED]
+)
+def test_a_bad_file_sent_from_the_page_is_refused_with_a_reason_and_changes_nothing(
+    exported, empty_club, spoil, reason
+):
+    _, document = exported
+    before = _club_snapshot(empty_club)
+    try:
+        queued = _queue(empty_club, spoil(document))
+    except services.ImportRefused as refusal:
+        # Not JSON of this format and version: refused by the request, nothing queued.
+        problem = str(refusal)
+        assert not ClubImport.objects.exists() and not DBTaskResult.objects.exists()
+    else:
+        assert run_tasks() == 1
+        queued.refresh_from_db()
+        assert queued.status == ImportStatus.REFUSED and bytes(queued.document) == b""
+        problem = queued.problem
+    assert reason.lower() in problem.lower()
+    assert _club_snapshot(empty_club) == before
+
+
+def test_an_import_task_run_twice_imports_once(exported, empty_club):
+    club, document = exported
+    queued = _queue(empty_club, document)
+    assert run_tasks() == 1
+    imported = _club_snapshot(empty_club)
+    assert empty_club.players.count() == club.players.count()
+
+    again = services.club_import_run.enqueue(queued.pk)
+    assert run_tasks() == 1
+
+    assert services.club_import_run.get_result(again.id).return_value == (
+        "already imported or refused, or the club is gone"
+    )
+    assert _club_snapshot(empty_club) == imported
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.IMPORTED
+
+
+def test_an_import_whose_worker_died_is_imported_once_by_the_next(exported, empty_club):
+    club, document = exported
+    queued = _queue(empty_club, document)
+    # A worker took it, marked it begun and died: its transaction, and so the rows, went with it.
+    task = DBTaskResult.objects.get()
+    task.claim("a-worker-that-died")
+    DBTaskResult.objects.filter(pk=task.pk).update(started_at=timezone.now() - timedelta(hours=1))
+    ClubImport.objects.filter(pk=queued.pk).update(status=ImportStatus.IMPORTING)
+    assert run_tasks() == 0  # nobody takes a running task
+
+    assert tasks_requeue_stale() == 1
+    assert run_tasks() == 1
+
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.IMPORTED
+    assert empty_club.players.count() == club.players.count()
+    assert empty_club.games.count() == club.games.count()
+
+
+def test_the_worker_refuses_a_club_that_got_a_player_meanwhile(exported, empty_club):
+    _, document = exported
+    queued = _queue(empty_club, document)
+    services.player_create(user=empty_club.owner(), club=empty_club, name="Early")
+    before = _club_snapshot(empty_club)
+    run_tasks()
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.REFUSED
+    assert "already has players or tables" in queued.problem
+    assert _club_snapshot(empty_club) == before
+
+
+def test_the_worker_refuses_for_an_owner_who_is_one_no_longer(exported, empty_club):
+    _, document = exported
+    queued = _queue(empty_club, document)
+    Membership.objects.filter(club=empty_club).update(role=Role.SCORER)
+    before = _club_snapshot(empty_club)
+    run_tasks()
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.REFUSED
+    assert queued.problem == "Only the club's owners may do that."
+    assert _club_snapshot(empty_club) == before
+
+
+def test_one_import_at_a_time_into_a_club(exported, empty_club):
+    _, document = exported
+    queued = _queue(empty_club, document)
+    with pytest.raises(services.ImportRefused, match="being imported into Restored already"):
+        _queue(empty_club, document)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ClubImport.objects.create(club=empty_club, status=ImportStatus.IMPORTING)
+    run_tasks()
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.IMPORTED
+
+
+def test_an_import_no_worker_took_within_an_hour_is_refused_and_its_file_dropped(
+    exported, empty_club
+):
+    _, document = exported
+    queued = _queue(empty_club, document)
+    ClubImport.objects.filter(pk=queued.pk).update(created_at=timezone.now() - timedelta(hours=2))
+    uploads_drop_stale()
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.REFUSED and bytes(queued.document) == b""
+    assert "could not be imported in time" in queued.problem
+    run_tasks()  # the worker, late, finds it ended
+    assert not empty_club.players.exists()

@@ -355,6 +355,8 @@ NOT_FORMS = {
     "photo": "an image, no input",
     "photo_reading": "a poll: its address is its only input (test_views_photos)",
     "checker_photo_reading": "a poll: its address is its only input (test_views_screens)",
+    "club_import_progress": "a poll: its address and the status shown, compared, never stored "
+    "(test_views_exports)",
     "rules_summary": "a page, no input",
     "club_export_json": "a download, no input",
     "club_export_csv": "a download, no input",
