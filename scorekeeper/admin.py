@@ -169,3 +169,11 @@ class ClubImportAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("document")
+
+
+@admin.register(models.Recount)
+class RecountAdmin(ReadOnlyAdmin):
+    """Recounts waiting for a worker; each is deleted when done."""
+
+    list_display = ["created_at", "club", "rebuild", "since_finished_at"]
+    list_select_related = ["club"]

@@ -52,8 +52,8 @@ EXPORTED = [
     Result,
 ]
 # A TV link, like a season's share link, opens a table to anyone: a copy makes its own.
-# An import is work queued for the club, not its record.
-NOT_EXPORTED = {"Club", "Membership", "Photo", "TableLink", "ClubImport"}
+# Imports and recounts are work queued for the club, not its record.
+NOT_EXPORTED = {"Club", "Membership", "Photo", "TableLink", "ClubImport", "Recount"}
 # A season's share link opens its standings to anyone: it is not copied with the club (a copy
 # shares when asked, and the original's link keeps pointing only at the original).
 NOT_EXPORTED_FIELDS = {(Season, "share_token")}

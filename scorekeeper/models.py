@@ -613,3 +613,39 @@ class ClubImport(Recorded):
     @property
     def under_way(self) -> bool:
         return self.status in UNDER_WAY
+
+
+class Recount(models.Model):
+    """A recount of a club's standings waiting for a worker: the ratings replayed from a table on
+    (a finished table deleted or changed with later tables after it), or every result rewritten
+    from the rounds (`rebuild`, the owners' button). One a club; the worker deletes it when done,
+    so while it exists the standings are out of date."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    rebuild = models.BooleanField(default=False)
+    # Replay from this place in game order (finished_at, table id) on; from the first table when
+    # empty. The table itself may be gone, so its id is a number, not a key.
+    since_finished_at = models.DateTimeField(null=True, blank=True)
+    since_game_id = models.PositiveBigIntegerField(null=True, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club"], name="recount_one_a_club"),
+            models.CheckConstraint(
+                condition=models.Q(since_finished_at__isnull=True, since_game_id__isnull=True)
+                | models.Q(since_finished_at__isnull=False, since_game_id__isnull=False),
+                name="recount_since_whole",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Recount of club {self.club_id}"
+
+    @property
+    def since(self) -> tuple | None:
+        """Where the replay starts, (finished_at, table id), or None for the first table."""
+        if self.rebuild or self.since_finished_at is None:
+            return None
+        return (self.since_finished_at, self.since_game_id)

@@ -16,11 +16,17 @@ from .models import (
     Hand,
     Membership,
     PhotoStatus,
+    Recount,
     Round,
     Seat,
     TableLink,
     TableMeld,
 )
+
+
+def standings_recounting(club: Club) -> bool:
+    """Whether a worker has yet to recount the club's standings (its ratings are out of date)."""
+    return Recount.objects.filter(club_id=club.pk).exists()
 
 
 def games_for_club(club: Club):

@@ -42,6 +42,8 @@ urlpatterns = [
     ),
     path("clubs/<int:pk>/import/", exports.club_import, name="club_import"),
     path("imports/<int:pk>/", exports.club_import_progress, name="club_import_progress"),
+    path("clubs/<int:pk>/recount/", clubs.club_recount, name="club_recount"),
+    path("clubs/<int:pk>/recounting/", clubs.club_recounting, name="club_recounting"),
     path("clubs/<int:pk>/members/", members.members, name="members"),
     path("clubs/<int:pk>/invite/", members.invite_set, name="invite_set"),
     path("clubs/<int:pk>/invite/new-code/", members.invite_rotate, name="invite_rotate"),

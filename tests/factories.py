@@ -255,6 +255,11 @@ def database_state() -> dict:
         ),
         "tv_links": list(models.TableLink.objects.order_by("pk").values_list("pk", "token")),
         "imports": list(models.ClubImport.objects.order_by("pk").values_list("pk", "status")),
+        "recounts": list(
+            models.Recount.objects.order_by("pk").values_list(
+                "pk", "rebuild", "since_finished_at", "since_game_id"
+            )
+        ),
     }
 
 

@@ -5,9 +5,10 @@ One module a subject: accounts, clubs (clubs, players, seasons, rule profiles, s
 members (the invite code, roles, removing and leaving), tables (the versioned write and the round
 screen's taps), melds, scores, undo, checks, photos, TV links, backups, and imports (a club
 restored from its export, by a worker); `seasons` closes and shares seasons and plays a finished
-table again; `ratings` keeps each finished table's results and the ratings; `events` builds
-each kind of history entry's payload; `deletions` deletes players, profiles, seasons, tables
-and clubs without breaking a finished table. Every write checks the member's role with
+table again; `ratings` keeps each finished table's results and the ratings (recounted by a
+worker when a change reaches past the club's latest table); `events` builds each kind of
+history entry's payload; `deletions` deletes players, profiles, seasons, tables and clubs
+without breaking a finished table. Every write checks the member's role with
 `roles.role_require` first: a RoleRefused is a PermissionDenied, answered with the 403 page and
 its reason. What takes a worker is a task (`django.tasks`) the service queues in its own
 transaction and the worker runs once, however often it is started."""
@@ -42,7 +43,13 @@ from .photos import (
     upload_keep,
     upload_read,
 )
-from .ratings import ratings_replay, results_rebuild, results_refresh
+from .ratings import (
+    ratings_replay,
+    recount_queue,
+    recount_run,
+    results_rebuild,
+    results_refresh,
+)
 from .refusals import ActionRefused, ImportRefused, PhotoStoreUnavailable, StaleState
 from .roles import RoleRefused, role_require
 from .scores import round_edit, round_score
@@ -90,6 +97,8 @@ __all__ = [
     "profile_delete",
     "profile_save",
     "ratings_replay",
+    "recount_queue",
+    "recount_run",
     "results_rebuild",
     "results_refresh",
     "role_require",

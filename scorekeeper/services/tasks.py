@@ -1,5 +1,6 @@
 """The task queue's upkeep, done by the workers between tasks: a task whose worker vanished is
-queued again for another, and what nobody will collect is deleted."""
+queued again for another, a recount whose task failed is queued again, and what nobody will
+collect is deleted."""
 
 from datetime import timedelta
 
@@ -9,9 +10,10 @@ from django.tasks import TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from scorekeeper.models import UNDER_WAY, ClubImport, ImportStatus, Photo, PhotoStatus
+from scorekeeper.models import UNDER_WAY, ClubImport, ImportStatus, Photo, PhotoStatus, Recount
 
 from .photos import STORE_ERRORS, _file_delete
+from .ratings import recount_run
 
 
 @transaction.atomic
@@ -23,6 +25,25 @@ def tasks_requeue_stale(*, older_than: timedelta | None = None) -> int:
     return DBTaskResult.objects.filter(
         status=TaskResultStatus.RUNNING, started_at__lt=timezone.now() - older_than
     ).update(status=TaskResultStatus.READY, started_at=None)
+
+
+@transaction.atomic
+def recounts_queue_again() -> int:
+    """Queue again every recount whose task is no longer queued or running (it failed: the
+    database went away, say), so that no club's standings stay "being recounted". Returns how
+    many."""
+    queued = DBTaskResult.objects.filter(
+        status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING]
+    )
+    again = 0
+    # One recount a club waits at most: few enough to look up one by one.
+    for recount in Recount.objects.select_for_update():
+        if recount.task_id and queued.filter(id=recount.task_id).exists():
+            continue
+        recount.task_id = recount_run.enqueue(recount.pk).id
+        recount.save(update_fields=["task_id"])
+        again += 1
+    return again
 
 
 def uploads_drop_stale(*, older_than: timedelta = timedelta(hours=1)) -> int:

@@ -283,6 +283,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "season_delete": Endpoint(season("season_delete")),
     "game_delete": Endpoint(table("game_delete")),
     "club_import": Endpoint(club("club_import"), {"document": "file"}),
+    "club_recount": Endpoint(club("club_recount")),
     "profile_new": Endpoint(club("profile_new"), profile_fields),
     "profile_edit": Endpoint(
         lambda game: reverse("profile_edit", args=[game.club.profiles.first().pk]),
@@ -357,6 +358,7 @@ NOT_FORMS = {
     "checker_photo_reading": "a poll: its address is its only input (test_views_screens)",
     "club_import_progress": "a poll: its address and the status shown, compared, never stored "
     "(test_views_exports)",
+    "club_recounting": "a poll: its address is its only input (test_views_clubs)",
     "rules_summary": "a page, no input",
     "club_export_json": "a download, no input",
     "club_export_csv": "a download, no input",

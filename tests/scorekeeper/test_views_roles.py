@@ -47,6 +47,8 @@ ENDPOINTS = {
     "season_export_csv": ("viewer", "-"),
     "club_import": ("owner", "owner"),
     "club_import_progress": ("owner", "-"),
+    "club_recount": ("-", "owner"),
+    "club_recounting": ("viewer", "-"),
     "members": ("viewer", "-"),
     "invite_set": ("-", "owner"),
     "invite_rotate": ("-", "owner"),

@@ -96,8 +96,8 @@ def log_in():
 @pytest.fixture
 def task_worker(live_server):
     """A worker beside the live server, as the Procfile runs one: django-tasks-db's own worker
-    loop, in a thread of this process (it shares the live server's test database), reading the
-    photos the pages queue."""
+    loop, in a thread of this process (it shares the live server's test database), running the
+    tasks the pages queue: photos to read, club imports, recounts."""
     worker = Worker(
         queue_names=["*"],
         interval=0.1,
