@@ -195,7 +195,18 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 # request, run by `manage.py task_workers` (the Procfile's worker: DJANGO_TASK_WORKERS processes,
 # one a core by default). A task still running after DJANGO_TASK_STALE_SECONDS lost its worker
 # (killed, or its machine gone) and is queued again for another.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# DJANGO_TASKS_BACKEND=immediate runs each task inside the request that queues it, as the app
+# did before it had workers: for measuring what the workers save (make loadtest), not for a club.
+TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+TASK_BACKEND = os.environ.get("DJANGO_TASKS_BACKEND", "database").strip()
+if TASK_BACKEND not in TASK_BACKENDS:
+    raise ImproperlyConfigured(
+        f"DJANGO_TASKS_BACKEND must be database or immediate, not {TASK_BACKEND!r}"
+    )
+TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASK_BACKEND]}}
 TASK_WORKERS = env_int("DJANGO_TASK_WORKERS", os.cpu_count() or 1)
 TASK_STALE_SECONDS = env_int("DJANGO_TASK_STALE_SECONDS", 120)
 if TASK_WORKERS < 1 or TASK_STALE_SECONDS < 1:

@@ -6,12 +6,14 @@ from django.conf import settings
 from django.core.checks import Error, Tags, Warning, register
 from django.core.files.storage import FileSystemStorage, storages
 
-from scorekeeper.services.photos import photo_store_problem
-
 
 @register(Tags.files)
 def photo_store_reachable(app_configs, **kwargs) -> list:
     """The bucket of DJANGO_STORAGE_URL answers with these credentials."""
+    # Imported as the check runs: the services bring the recognizer, which loading the app
+    # (django.setup) must not (tests/recognition/test_imports.py).
+    from scorekeeper.services.photos import photo_store_problem
+
     problem = photo_store_problem()
     if problem:
         return [

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
-from django.tasks import task
+from django.tasks import TaskResult, task
 from django.template.defaultfilters import filesizeformat
 from PIL import Image, ImageOps, UnidentifiedImageError
 from storages.backends.s3 import S3Storage
@@ -124,10 +124,10 @@ def photo_read(photo_id: int) -> str:
     return PhotoStatus.READ if kept else "already read, or deleted"
 
 
-def upload_keep(*, photo: UploadedPhoto, user) -> str:
+def upload_keep(*, photo: UploadedPhoto, user) -> TaskResult:
     """Queue a photo taken at the standalone checker, which belongs to no table, for a worker
-    to read (`upload_read`); it is kept only until the worker has read it. Returns the task's
-    id, which only `user` may ask for."""
+    to read (`upload_read`); it is kept only until the worker has read it. Returns the task,
+    whose result only `user` may ask for (finished already where tasks run in the request)."""
     storage = Photo._meta.get_field("image").storage
     try:
         name = storage.save(
@@ -136,7 +136,7 @@ def upload_keep(*, photo: UploadedPhoto, user) -> str:
     except STORE_ERRORS as error:
         logger.warning("upload not stored: %s", error)
         raise PhotoStoreUnavailable() from None
-    return upload_read.enqueue(name, user.pk).id
+    return upload_read.enqueue(name, user.pk)
 
 
 @task(priority=10)
@@ -169,6 +169,8 @@ def _reencoded(content: bytes) -> tuple[bytes, int, int]:
         raise Unreadable(NOT_A_PHOTO) from None
     except (OSError, SyntaxError, ValueError):
         raise Unreadable("That photo is damaged or cut short; please take it again.") from None
+    # Nothing of the upload's metadata but its colours: Pillow would write its comment again.
+    upright.info = {key: upright.info[key] for key in ("icc_profile",) if key in upright.info}
     buffer = io.BytesIO()
     upright.save(buffer, format="JPEG", quality=88)
     return buffer.getvalue(), upright.width, upright.height

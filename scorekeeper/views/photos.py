@@ -104,12 +104,17 @@ def checker_photo_reading(request: HttpRequest, task_id: str) -> HttpResponse:
     read, marked on the photo the page still holds. Only whoever took it may ask."""
     try:
         result = services.upload_read.get_result(task_id)
-    except (TaskResultDoesNotExist, ValidationError, ValueError):
+    except (TaskResultDoesNotExist, ValidationError, ValueError, NotImplementedError):
         raise Http404("No such photo") from None
     if list(result.args[1:]) != [request.user.pk]:
         raise Http404("No such photo")
-    if result.status in (TaskResultStatus.READY, TaskResultStatus.RUNNING):
+    if not result.is_finished:
         return HttpResponse(status=204)
+    return render(request, "photo_read.html", _standalone_read(result))
+
+
+def _standalone_read(result) -> dict:
+    """What photo_read.html shows of a standalone checker's photo, read or not."""
     read = result.return_value if result.status == TaskResultStatus.SUCCESSFUL else {}
     photo = Photo(
         width=read.get("width", 1),
@@ -118,8 +123,7 @@ def checker_photo_reading(request: HttpRequest, task_id: str) -> HttpResponse:
         status=PhotoStatus.READ if "detections" in read else PhotoStatus.UNREADABLE,
         problem=read.get("problem", "That photo could not be read; please take it again."),
     )
-    context = {"photo": photo, "photo_src": "", "fill": "id_cards", "preview": True}
-    return render(request, "photo_read.html", context)
+    return {"photo": photo, "photo_src": "", "fill": "id_cards", "preview": True}
 
 
 @require_POST
@@ -132,11 +136,14 @@ def checker_photo(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "photo_form": photo_form, "standalone": True}
     if photo_form.is_valid():
         try:
-            context["reading_task"] = services.upload_keep(
-                photo=photo_form.cleaned_data["photo"], user=request.user
-            )
+            result = services.upload_keep(photo=photo_form.cleaned_data["photo"], user=request.user)
         except services.ActionRefused as refusal:
             photo_form.add_error("photo", str(refusal))
+        else:
+            if result.is_finished:  # tasks run in the request (DJANGO_TASKS_BACKEND=immediate)
+                context["read"] = _standalone_read(result)
+            else:
+                context["reading_task"] = result.id
     return _checker_photo_page(request, context)
 
 

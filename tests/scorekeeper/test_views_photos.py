@@ -162,6 +162,13 @@ def test_location_data_is_stripped_and_orientation_applied(client, member, game)
     assert (photo.width, photo.height) == (original.height, original.width)
 
 
+def test_a_jpeg_comment_is_stripped_too(client, member, game):
+    content = encoded(Image.open(PHOTO), "JPEG", comment=b"Kitchen at 12 Elm Street")
+    read(client, game, "note.jpg", content)
+    with Photo.objects.get().image.open("rb") as stored:
+        assert b"Elm Street" not in stored.read()
+
+
 def test_photos_are_served_to_members_only_and_can_be_deleted(
     client, member, game, django_capture_on_commit_callbacks
 ):

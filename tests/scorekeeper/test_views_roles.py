@@ -153,7 +153,7 @@ def club_world(media):
     }
     (media / "photos").mkdir(parents=True)
     (media / "photos" / "stray.jpg").write_bytes(JPEG)
-    taken = services.upload_keep(photo=UploadedPhoto(JPEG, 1, 1), user=people["viewer"])
+    taken = services.upload_keep(photo=UploadedPhoto(JPEG, 1, 1), user=people["viewer"]).id
     tokens = {"tv": link.token, "shared": season.share_token, "task": taken}
     return objects, tokens, people
 

@@ -319,3 +319,14 @@ def test_the_round_edit_names_players_not_seats(client, member, game):
     assert "seat" not in menu.lower().replace('name="went_out"', "")
     for seat in seats(game):
         assert f">{seat.player}</option>" in menu
+
+
+def test_where_tasks_run_in_the_request_the_standalone_photo_is_read_at_once(
+    client, member, media, settings
+):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    file = SimpleUploadedFile("meld.jpg", PHOTO.read_bytes(), "image/jpeg")
+    body = text_of(client.post(reverse("checker_photo"), {"photo": file}))
+    assert "Reading the photo" not in body
+    assert "6S" in body.split('data-cards="')[1].split('"')[0]
+    assert not [path for path in media.rglob("*") if path.is_file()]
