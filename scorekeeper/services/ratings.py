@@ -206,8 +206,7 @@ def _recount_queue(
         if since is not None:
             waiting.since_finished_at, waiting.since_game_id = since
         waiting.save()
-        waiting.task_id = recount_run.enqueue(waiting.pk).id
-        waiting.save(update_fields=["task_id"])
+        recount_enqueue(waiting)
         return waiting
     waiting.rebuild = waiting.rebuild or rebuild
     if since is None or waiting.since is None:
@@ -216,6 +215,14 @@ def _recount_queue(
         waiting.since_finished_at, waiting.since_game_id = since
     waiting.save(update_fields=["rebuild", "since_finished_at", "since_game_id"])
     return waiting
+
+
+def recount_enqueue(recount: Recount) -> None:
+    """Queue the recount's task and keep its id, by which the upkeep sees it failed."""
+    recount.task_id = recount_run.enqueue(recount.pk).id
+    # An update, not a save: where tasks run in the request (DJANGO_TASKS_BACKEND=immediate),
+    # the recount is done, and so deleted, by the time its task is queued.
+    Recount.objects.filter(pk=recount.pk).update(task_id=recount.task_id)
 
 
 @transaction.atomic

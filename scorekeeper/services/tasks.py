@@ -13,7 +13,7 @@ from django_tasks_db.models import DBTaskResult
 from scorekeeper.models import UNDER_WAY, ClubImport, ImportStatus, Photo, PhotoStatus, Recount
 
 from .photos import STORE_ERRORS, _file_delete
-from .ratings import recount_run
+from .ratings import recount_enqueue
 
 
 @transaction.atomic
@@ -40,8 +40,7 @@ def recounts_queue_again() -> int:
     for recount in Recount.objects.select_for_update():
         if recount.task_id and queued.filter(id=recount.task_id).exists():
             continue
-        recount.task_id = recount_run.enqueue(recount.pk).id
-        recount.save(update_fields=["task_id"])
+        recount_enqueue(recount)
         again += 1
     return again
 

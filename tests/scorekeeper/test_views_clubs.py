@@ -322,3 +322,15 @@ def test_only_owners_recount_and_every_member_follows(client, two_tables):
     assert not Recount.objects.exists()
     client.force_login(club.owner())
     assert "Recount the standings" in text_of(client.get(club.get_absolute_url()))
+
+
+def test_where_tasks_run_in_the_request_a_recount_is_done_at_once(client, two_tables, settings):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    club, first = two_tables
+    client.force_login(club.owner())
+    response = client.post(reverse("game_delete", args=[first.pk]), follow=True)
+    assert "Recounting" not in text_of(response)
+    response = client.post(reverse("club_recount", args=[club.pk]), follow=True)
+    assert "Recounting" not in text_of(response)
+    assert not Recount.objects.exists()
+    assert club.games.get().results.count() == 4

@@ -340,3 +340,19 @@ def test_the_export_command_refuses_a_season_with_json(game):
         call_command("club_export", str(game.club.pk), "--season", str(game.season.pk))
     with pytest.raises(CommandError, match="no season 999999"):
         call_command("club_export", str(game.club.pk), "--format", "csv", "--season", "999999")
+
+
+def test_where_tasks_run_in_the_request_the_import_is_done_when_its_page_opens(
+    client, member, game, settings
+):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    empty = make_club(member, name="Copy")
+    response = client.post(
+        reverse("club_import", args=[empty.pk]),
+        {"document": _upload(archive.club_export_json(game.club))},
+        follow=True,
+    )
+    body = html.unescape(response.content.decode())
+    assert "Imported 3 players, 1 seasons and 1 tables into Copy." in body
+    assert "hx-get" not in body.split('id="import-progress"')[1].split("</div>")[0]
+    assert empty.players.count() == 3
