@@ -64,7 +64,7 @@ def test_while_the_database_is_away_pages_say_back_in_a_moment_and_recover(datab
     assert response.headers["Retry-After"] == "10"
     health = client.get("/healthz")
     assert health.status_code == 503
-    assert health.json()["database"] == "unreachable"
+    assert health.json() == {"database": "unavailable"}
     assert health.json()["reason"]
 
     back()
