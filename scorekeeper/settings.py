@@ -83,6 +83,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "scorekeeper.middleware.health_check",
+    "scorekeeper.middleware.request_size_limit",
     "django.middleware.security.SecurityMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -241,7 +242,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # WhiteNoise's own list of types lacks the web app manifest's.
 WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
@@ -314,6 +315,10 @@ if not 0 < PHOTO_MAX_PIXELS <= RECOGNIZER_MAX_PIXELS:
 # The largest club export an upload may be: 100 tables make about 2 MB and take about 3 s to
 # import, so 10 MB stays well inside the web worker's timeout (the command has no limit).
 CLUB_IMPORT_MAX_BYTES = env_int("DJANGO_CLUB_IMPORT_MAX_MB", 10) * 1024 * 1024
+
+# A request body larger than any upload the app takes (a photo or a club export, and a margin
+# for the form around it) is refused from its Content-Length, before it is read or spooled.
+REQUEST_MAX_BYTES = max(PHOTO_MAX_BYTES, CLUB_IMPORT_MAX_BYTES) + 1024 * 1024
 
 # No inline scripts or styles anywhere: everything is served from our own static files.
 SECURE_CSP = {
