@@ -139,6 +139,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-scorekeeper.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+SERIALIZATION_MODULES = {"json": "scorekeeper.serializers"}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
