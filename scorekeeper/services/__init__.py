@@ -42,7 +42,13 @@ from .photos import (
     upload_read,
 )
 from .ratings import ratings_replay, results_rebuild, results_refresh
-from .refusals import ActionRefused, ImportRefused, PhotoStoreUnavailable, StaleState
+from .refusals import (
+    ActionRefused,
+    ImportRefused,
+    PhotoStoreUnavailable,
+    StaleState,
+    WrongPassword,
+)
 from .roles import RoleRefused, role_require
 from .scores import round_edit, round_score
 from .seasons import game_play_again, season_close, season_share, season_unshare
@@ -58,6 +64,7 @@ __all__ = [
     "account_delete",
     "account_email_change",
     "StaleState",
+    "WrongPassword",
     "action_undo",
     "check_record",
     "club_create",

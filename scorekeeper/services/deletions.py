@@ -13,17 +13,12 @@ from scorekeeper.models import Club, Game, Photo, Player, Role, Round, RulesProf
 from .photos import photos_drop
 from .ratings import ratings_replay
 from .refusals import ActionRefused
-from .roles import role_require
+from .roles import club_lock, role_require
 
 
 def _allowed(preview: previews.DeletionPreview) -> None:
     if preview.refusal:
         raise ActionRefused(preview.refusal)
-
-
-def _club_lock(club_id: int) -> None:
-    # One club's ratings are replayed by one transaction at a time (as results_refresh does).
-    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
 
 
 def _games_drop(games) -> None:
@@ -72,7 +67,7 @@ def game_delete(*, game: Game, user) -> None:
     finished table's results leave the standings, and the ratings of every later table are
     replayed without it."""
     role_require(club=game.club_id, user=user, role=Role.OWNER)
-    _club_lock(game.club_id)
+    club_lock(game.club_id)
     finished_at = game.results.values_list("finished_at", flat=True).first()
     _games_drop(Game.objects.filter(pk=game.pk))
     if finished_at is not None:
@@ -86,6 +81,6 @@ def club_delete(*, club: Club, user, confirm_name: str) -> None:
     role_require(club=club, user=user, role=Role.OWNER)
     if confirm_name.strip() != club.name:
         raise ActionRefused(f"Type the club's name, {club.name}, exactly to delete it.")
-    _club_lock(club.pk)
+    club_lock(club.pk)
     _games_drop(Game.objects.filter(club=club))
     club.delete()
