@@ -6,6 +6,7 @@ DEBUG only when asked. Production refuses to start on a missing or placeholder s
 
 import os
 from datetime import timedelta
+from email.utils import formataddr, getaddresses
 from ipaddress import ip_network
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -82,6 +83,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scorekeeper.logs.request_id",
     "scorekeeper.middleware.health_check",
     "scorekeeper.middleware.request_size_limit",
     "django.middleware.security.SecurityMiddleware",
@@ -356,9 +358,45 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# One line a record, with its request's id; errors (5xx) also e-mailed to DJANGO_ADMINS outside
+# DEBUG, and sent to Sentry when SENTRY_DSN names a project.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "request_id": {"()": "scorekeeper.logs.RequestIdFilter"},
+        "client_errors_in_one_line": {"()": "scorekeeper.logs.ClientErrorsInOneLine"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "line": {"format": "{levelname} [{request_id}] {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id", "client_errors_in_one_line"],
+            "formatter": "line",
+        },
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+            "class": "django.utils.log.AdminEmailHandler",
+        },
+    },
+    # Django's own console handler printed its lines a second time beside the root's.
+    "loggers": {"django": {"handlers": ["mail_admins"], "level": "INFO", "propagate": True}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+ADMINS = [
+    formataddr(address)
+    for address in getaddresses([os.environ.get("DJANGO_ADMINS", "")])
+    if address[1]
+]
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    import sentry_sdk
+
+    # No personal data: Sentry sees the error and the request's path, not who made it.
+    sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, traces_sample_rate=0)
