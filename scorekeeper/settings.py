@@ -393,6 +393,10 @@ ADMINS = [
     if address[1]
 ]
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Whom /.well-known/security.txt tells to report a security flaw to.
+SECURITY_CONTACT = os.environ.get("DJANGO_SECURITY_CONTACT", "").strip() or (
+    getaddresses(ADMINS)[0][1] if ADMINS else getaddresses([DEFAULT_FROM_EMAIL])[0][1]
+)
 
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
 if SENTRY_DSN:

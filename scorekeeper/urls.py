@@ -21,6 +21,7 @@ from .views import (
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path(".well-known/security.txt", health.security_txt, name="security_txt"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", accounts.account, name="account"),
     path("accounts/delete/", accounts.account_delete, name="account_delete"),
