@@ -21,10 +21,12 @@ from .views import (
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path(".well-known/security.txt", health.security_txt, name="security_txt"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", accounts.account, name="account"),
     path("accounts/delete/", accounts.account_delete, name="account_delete"),
     path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
+    path("accounts/password_change/", accounts.password_change, name="password_change"),
     path("accounts/login/", accounts.log_in, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

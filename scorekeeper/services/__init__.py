@@ -50,7 +50,13 @@ from .ratings import (
     results_rebuild,
     results_refresh,
 )
-from .refusals import ActionRefused, ImportRefused, PhotoStoreUnavailable, StaleState
+from .refusals import (
+    ActionRefused,
+    ImportRefused,
+    PhotoStoreUnavailable,
+    StaleState,
+    WrongPassword,
+)
 from .roles import RoleRefused, role_require
 from .scores import round_edit, round_score
 from .seasons import game_play_again, season_close, season_share, season_unshare
@@ -66,6 +72,7 @@ __all__ = [
     "account_delete",
     "account_email_change",
     "StaleState",
+    "WrongPassword",
     "action_undo",
     "check_record",
     "club_create",

@@ -4,7 +4,7 @@ from django.db import transaction
 
 from scorekeeper.models import Club, Membership, Role
 
-from .refusals import ActionRefused
+from .refusals import ActionRefused, WrongPassword
 
 
 @transaction.atomic
@@ -20,7 +20,7 @@ def account_delete(*, user, password: str) -> None:
     the other members: they no longer say who recorded what. A club this account is the only
     owner of would be left with nobody able to run it, so that is refused first."""
     if not user.check_password(password):
-        raise ActionRefused("That is not your password, so the account was not deleted.")
+        raise WrongPassword("That is not your password, so the account was not deleted.")
     owned = user.memberships.filter(role=Role.OWNER).values("club")
     others = Membership.objects.filter(club__in=owned, role=Role.OWNER).exclude(user=user)
     alone = Club.objects.filter(pk__in=owned).exclude(pk__in=others.values("club"))

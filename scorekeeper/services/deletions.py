@@ -11,9 +11,9 @@ from scorekeeper import previews
 from scorekeeper.models import Club, Game, Photo, Player, Role, Round, RulesProfile, Season
 
 from .photos import photos_drop
-from .ratings import club_lock, ratings_catch_up
+from .ratings import ratings_catch_up
 from .refusals import ActionRefused
-from .roles import role_require
+from .roles import club_lock, role_require
 
 
 def _allowed(preview: previews.DeletionPreview) -> None:

@@ -8,7 +8,7 @@ from django.db import transaction
 from scorekeeper.models import Club, Membership, Role, new_invite_code
 
 from .refusals import ActionRefused
-from .roles import role_require
+from .roles import club_lock, role_require
 
 
 def _owner_stays(membership: Membership, sentence: str) -> None:
@@ -43,6 +43,8 @@ def club_invite_rotate(*, club: Club, user) -> Club:
 @transaction.atomic
 def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
     """Give a member another role; the club's last owner keeps theirs."""
+    club_lock(membership.club_id)
+    membership.refresh_from_db()  # as it is now that the club is ours
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     if role != Role.OWNER:
         _owner_stays(membership, f"{membership.user} is the club's only owner.")
@@ -55,6 +57,7 @@ def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
 def member_remove(*, membership: Membership, user) -> None:
     """Take a member out of the club. Their finished games stay as they are: the players at
     the tables are the club's names, not accounts."""
+    club_lock(membership.club_id)
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     _owner_stays(membership, f"{membership.user} is the club's only owner.")
     membership.delete()
@@ -63,6 +66,7 @@ def member_remove(*, membership: Membership, user) -> None:
 @transaction.atomic
 def member_leave(*, club: Club, user) -> None:
     """Leave the club; its only owner must hand the club on first."""
+    club_lock(club.pk)
     membership = Membership.objects.filter(club=club, user=user).first()
     if membership is None:
         raise ActionRefused(f"You are not a member of {club}.")

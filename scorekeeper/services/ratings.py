@@ -20,7 +20,7 @@ from openskill.models import PlackettLuce
 from scorekeeper import selectors
 from scorekeeper.models import Club, Event, Game, Recount, Result, Role
 
-from .roles import role_require
+from .roles import club_lock, role_require
 
 MODEL = PlackettLuce()
 # (mu, sigma) of a player yet to finish a table. Ratings are kept as plain pairs: openskill's
@@ -163,18 +163,12 @@ def _results_of(game: Game) -> list[Result]:
     ]
 
 
-def club_lock(club_id: int) -> None:
-    """Lock the club's row till the end of the transaction: one club's results and ratings are
-    changed by one transaction at a time (two tables finishing at once would otherwise both
-    start from the ratings before either)."""
-    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
-
-
 @transaction.atomic
 def results_refresh(*, game: Game) -> None:
     """Bring the table's results and the club's ratings up to date after the table finished or
     a finished table changed: rewrite its rows (none once it is no longer finished) and replay
     the ratings from the earlier of its old and new place in game order (`ratings_catch_up`)."""
+    # Two tables finishing at once would otherwise both start from the ratings before either.
     club_lock(game.club_id)
     starts = [(old, game.pk) for old in game.results.values_list("finished_at", flat=True)[:1]]
     game.results.all().delete()

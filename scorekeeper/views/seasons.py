@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import selectors, services, standings
@@ -81,7 +82,11 @@ def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
     if season is None:
         raise Http404("This link does not work (any more).")
     url = reverse("shared_standings", args=[token])
-    return _standings_page(request, club=season.club, season=season, url=url, shared=True)
+    response = _standings_page(request, club=season.club, season=season, url=url, shared=True)
+    # Whoever holds the link, and only while it works: kept by no cache, found by no search.
+    patch_cache_control(response, private=True, no_store=True)
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 def _season_write(request, pk, service, done: str) -> HttpResponse:

@@ -173,3 +173,43 @@ def test_invite_code_guesses_are_limited_per_account(client, user):
     response = client.post(reverse("club_join"), {"invite_code": game.club.invite_code})
     assert response.status_code == 429
     assert not game.club.memberships.filter(user=user).exists()
+
+
+def password_typed(where: str, password: str) -> dict:
+    if where == "account_delete":
+        return {"password": password}
+    new = "N3w-secret!"
+    return {"old_password": password, "new_password1": new, "new_password2": new}
+
+
+@pytest.mark.parametrize("where", ["account_delete", "password_change"])
+def test_password_guesses_to_delete_or_change_are_locked_out_like_the_login(client, where):
+    user = make_user("eve-in-a-borrowed-session")
+    client.force_login(user)
+    for _ in range(5):
+        assert client.post(reverse(where), password_typed(where, "guess")).status_code == 200
+    response = client.post(reverse(where), password_typed(where, PASSWORD))
+    assert response.status_code == 429
+    assert "Too many attempts" in response.content.decode()
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)  # neither deleted nor changed
+
+
+def test_a_right_password_to_change_it_is_not_counted(client):
+    user = make_user("ann")
+    client.force_login(user)
+    for n in range(6):
+        new = f"N3w-secret-{n}!"
+        old = PASSWORD if n == 0 else f"N3w-secret-{n - 1}!"
+        data = {"old_password": old, "new_password1": new, "new_password2": new}
+        assert client.post(reverse("password_change"), data).status_code == 302
+        client.force_login(user)
+
+
+def test_password_resets_for_one_mailbox_are_limited_whatever_its_case(client):
+    for n, spelling in enumerate(["Ann@Example.org", "ann@example.org", " ANN@EXAMPLE.ORG"]):
+        client.post(reverse("password_reset"), {"email": spelling}, REMOTE_ADDR=f"10.2.0.{n}")
+    response = client.post(
+        reverse("password_reset"), {"email": "ann@Example.ORG"}, REMOTE_ADDR="10.2.0.9"
+    )
+    assert response.status_code == 429

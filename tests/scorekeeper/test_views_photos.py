@@ -405,3 +405,11 @@ def test_another_clubs_photos_do_not_count(client, member, game, stranger, setti
     settings.PHOTO_QUOTA_COUNT = 1
     upload(client, game, "meld.jpg", PHOTO.read_bytes())
     assert Photo.objects.filter(game=game).count() == 1
+
+
+def test_a_member_sending_photos_in_a_loop_is_slowed_down(client, member, game):
+    for _ in range(20):
+        upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    response = upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    assert response.status_code == 429
+    assert Photo.objects.count() == 20

@@ -26,6 +26,7 @@ JPEG = (Path(__file__).parents[1] / "recognition" / "photos" / "phone_010.jpg").
 ENDPOINTS = {
     "home": ("signed-in", "-"),
     "healthz": ("anyone", "-"),
+    "security_txt": ("anyone", "-"),
     "signup": ("anyone", "anyone"),
     "account": ("signed-in", "signed-in"),
     "account_delete": ("-", "signed-in"),

@@ -341,6 +341,8 @@ def test_a_shared_link_shows_the_seasons_standings_only_until_revoked(client, ta
     ]:
         assert f'href="{url}' not in page
     assert f"{shared}?sort=average" in page  # sorting keeps working through the link
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    assert response["X-Robots-Tag"] == "noindex"
     assert client.get(season.get_absolute_url()).status_code == 302
     client.force_login(table.created_by)
     client.post(reverse("season_unshare", args=[season.pk]))
