@@ -3,10 +3,10 @@ club of N tables (and P players: 500 is the most a club keeps).
 
     python manage.py bench_standings --games 1000 [--players 500]
 
-Seeds a club of twelve players (or P) with N finished five-player tables of seven rounds (in a SQLite
-file in a temporary folder, unless DATABASE_URL is set; everything is rolled back at the end),
-renders each page through the full Django stack with the test client, and prints a table; the
-last line is one JSON object."""
+Seeds a club of twelve players (or P) with N finished five-player tables of seven rounds (in a
+SQLite file in a temporary folder, unless DATABASE_URL is set; everything is rolled back at the
+end), renders each page through the full Django stack with the test client, and prints a table;
+the last line is one JSON object."""
 
 import json
 import os
