@@ -567,3 +567,17 @@ class Result(models.Model):
 
     def __str__(self):
         return f"{self.player} placed {self.place} at {self.game}"
+
+
+class MemberSession(models.Model):
+    """A browser signed in to an account: the sessions themselves name no user, so the ones to
+    end for "log out everywhere else" are found here."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signed_in"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    signed_in_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.user} since {self.signed_in_at:%Y-%m-%d %H:%M}"

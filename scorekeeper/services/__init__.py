@@ -11,7 +11,12 @@ without breaking a finished table. Every write checks the member's role with
 `roles.role_require` first: a RoleRefused is a PermissionDenied, answered with the 403 page and
 its reason."""
 
-from .accounts import account_delete, account_email_change
+from .accounts import (
+    account_delete,
+    account_email_change,
+    session_remember,
+    sessions_end_others,
+)
 from .checks import check_record
 from .clubs import (
     club_create,
@@ -105,6 +110,8 @@ __all__ = [
     "season_delete",
     "season_share",
     "season_unshare",
+    "session_remember",
+    "sessions_end_others",
     "shanghai_claim_onto",
     "shanghai_record",
     "tv_link_create",
