@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import get_usage
 from django_ratelimit.decorators import ratelimit
 
-from scorekeeper import services
+from scorekeeper import selectors, services
 from scorekeeper.forms import AccountDeleteForm, EmailForm, LoginForm, SignupForm
 from scorekeeper.views.errors import too_many_attempts
 
@@ -74,9 +74,9 @@ def _account_page(request, *, email_form=None, delete_form=None, status=200):
     context = {
         "email_form": email_form or EmailForm(initial={"email": request.user.email}),
         "delete_form": delete_form or AccountDeleteForm(),
-        "other_browsers": request.user.signed_in.exclude(
-            session_key=request.session.session_key
-        ).count(),
+        "other_browsers": selectors.other_browsers(
+            user=request.user, session_key=request.session.session_key
+        ),
     }
     return render(request, "registration/account.html", context, status=status)
 

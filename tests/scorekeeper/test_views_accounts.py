@@ -227,6 +227,9 @@ def test_logging_out_everywhere_else_ends_the_other_browsers_sessions(client):
     for browser in (client, phone, borrowed):
         log_in_through_the_form(browser, ann)
     log_in_through_the_form(elsewhere, make_user("ben"))
+    logged_out = Client()
+    log_in_through_the_form(logged_out, ann)
+    logged_out.post(reverse("logout"))
     assert "signed in on 2 other browsers too" in client.get(reverse("account")).content.decode()
 
     response = client.post(reverse("sessions_end"), follow=True)
