@@ -157,6 +157,26 @@ class ResultAdmin(ReadOnlyAdmin):
     list_select_related = ["game", "player"]
 
 
+@admin.register(models.OwnerAction)
+class OwnerActionAdmin(ReadOnlyAdmin):
+    """The clubs' audit trails: what each club's owners did, as its members page lists it."""
+
+    list_display = ["done_at", "club", "user", "summary"]
+    list_filter = ["club"]
+    search_fields = ["summary", "club__name"]
+    list_select_related = ["club", "user"]
+
+
+@admin.register(models.MemberSession)
+class MemberSessionAdmin(ReadOnlyAdmin):
+    """Who is signed in where: the session's key signs a browser in, so it is never shown."""
+
+    list_display = ["user", "signed_in_at"]
+    search_fields = ["user__username"]
+    list_select_related = ["user"]
+    exclude = ["session_key"]
+
+
 @admin.register(models.ClubImport)
 class ClubImportAdmin(ReadOnlyAdmin):
     """Club exports imported by the workers: how each ended (the file itself is not shown)."""

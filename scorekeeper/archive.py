@@ -52,8 +52,18 @@ EXPORTED = [
     Result,
 ]
 # A TV link, like a season's share link, opens a table to anyone: a copy makes its own.
-# Imports and recounts are work queued for the club, not its record.
-NOT_EXPORTED = {"Club", "Membership", "Photo", "TableLink", "ClubImport", "Recount"}
+# Imports and recounts are work queued for the club, not its record; the owners' audit trail and
+# the accounts' sessions are this site's, not the club's.
+NOT_EXPORTED = {
+    "Club",
+    "Membership",
+    "Photo",
+    "TableLink",
+    "ClubImport",
+    "Recount",
+    "OwnerAction",
+    "MemberSession",
+}
 # A season's share link opens its standings to anyone: it is not copied with the club (a copy
 # shares when asked, and the original's link keeps pointing only at the original).
 NOT_EXPORTED_FIELDS = {(Season, "share_token")}

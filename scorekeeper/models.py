@@ -569,6 +569,39 @@ class Result(models.Model):
         return f"{self.player} placed {self.place} at {self.game}"
 
 
+class MemberSession(models.Model):
+    """A browser signed in to an account: the sessions themselves name no user, so the ones to
+    end for "log out everywhere else" are found here."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signed_in"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    signed_in_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.user} since {self.signed_in_at:%Y-%m-%d %H:%M}"
+
+
+class OwnerAction(models.Model):
+    """What an owner did that changed who runs the club or what it keeps (roles, the invite
+    code, removals, deletions, imports), in words, for the members page: the club's audit
+    trail. Kept when the owner leaves; gone with the club."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="owner_actions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    summary = models.CharField(max_length=300)
+    done_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-done_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.user or 'A former member'} {self.summary}"
+
+
 class ImportStatus(models.TextChoices):
     QUEUED = "queued", "waiting for a worker"
     IMPORTING = "importing", "being imported"

@@ -315,3 +315,10 @@ def changes_since(game: Game, version: int, *, most: int = 3) -> list[str]:
         return []
     events = game.events.order_by("-pk")[:behind]
     return [event.description for event in events]
+
+
+def other_browsers(*, user, session_key: str) -> int:
+    """How many other browsers are signed in to `user`'s account now (a session logged out or
+    expired has no row any more)."""
+    live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
+    return user.signed_in.filter(session_key__in=live).exclude(session_key=session_key).count()

@@ -315,6 +315,9 @@ if not 0 < PHOTO_MAX_PIXELS <= RECOGNIZER_MAX_PIXELS:
         f"{RECOGNIZER_MAX_PIXELS // 1_000_000}: the recognizer reads no larger photo."
     )
 
+# The most players a club keeps (retired ones apart): every new-table page lists them all.
+PLAYERS_PER_CLUB = env_int("DJANGO_PLAYERS_PER_CLUB", 500)
+
 # The largest club export an upload may be: 100 tables make about 2 MB and take about 3 s to
 # import, so 10 MB stays well inside the web worker's timeout (the command has no limit).
 CLUB_IMPORT_MAX_BYTES = env_int("DJANGO_CLUB_IMPORT_MAX_MB", 10) * 1024 * 1024

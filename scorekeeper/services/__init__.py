@@ -13,7 +13,12 @@ without breaking a finished table. Every write checks the member's role with
 its reason. What takes a worker is a task (`django.tasks`) the service queues in its own
 transaction and the worker runs once, however often it is started."""
 
-from .accounts import account_delete, account_email_change
+from .accounts import (
+    account_delete,
+    account_email_change,
+    session_remember,
+    sessions_end_others,
+)
 from .checks import check_record
 from .clubs import (
     club_create,
@@ -117,6 +122,8 @@ __all__ = [
     "season_delete",
     "season_share",
     "season_unshare",
+    "session_remember",
+    "sessions_end_others",
     "shanghai_claim_onto",
     "shanghai_record",
     "tv_link_create",

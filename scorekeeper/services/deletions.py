@@ -10,6 +10,7 @@ from django.db import transaction
 from scorekeeper import previews
 from scorekeeper.models import Club, Game, Photo, Player, Role, Round, RulesProfile, Season
 
+from .audit import owner_action_record
 from .photos import photos_drop
 from .ratings import ratings_catch_up
 from .refusals import ActionRefused
@@ -36,6 +37,7 @@ def player_delete(*, player: Player, user) -> Player | None:
     their name and totals, but the roster and new tables no longer offer them. Returns the
     retired player, or None when the player was deleted outright."""
     role_require(club=player.club_id, user=user, role=Role.OWNER)
+    owner_action_record(club_id=player.club_id, user=user, summary=f"deleted player {player}")
     if not player.seats.exists():
         player.delete()
         return None
@@ -50,6 +52,9 @@ def profile_delete(*, profile: RulesProfile, user) -> None:
     club's last profile stays: new tables need one."""
     role_require(club=profile.club_id, user=user, role=Role.OWNER)
     _allowed(previews.profile_preview(profile))
+    owner_action_record(
+        club_id=profile.club_id, user=user, summary=f"deleted the house rules {profile}"
+    )
     profile.delete()
 
 
@@ -58,6 +63,7 @@ def season_delete(*, season: Season, user) -> None:
     """Delete a season no table was played in; one with tables, or the club's last, stays."""
     role_require(club=season.club_id, user=user, role=Role.OWNER)
     _allowed(previews.season_preview(season))
+    owner_action_record(club_id=season.club_id, user=user, summary=f"deleted the season {season}")
     season.delete()
 
 
@@ -69,6 +75,7 @@ def game_delete(*, game: Game, user) -> None:
     role_require(club=game.club_id, user=user, role=Role.OWNER)
     club_lock(game.club_id)
     finished_at = game.results.values_list("finished_at", flat=True).first()
+    owner_action_record(club_id=game.club_id, user=user, summary=f"deleted {game}")
     _games_drop(Game.objects.filter(pk=game.pk))
     if finished_at is not None:
         ratings_catch_up(club_id=game.club_id, since=(finished_at, game.pk))

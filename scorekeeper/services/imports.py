@@ -23,6 +23,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.names import NameRefused, name_clean, name_key
 
+from .audit import owner_action_record
 from .refusals import ImportRefused
 from .roles import RoleRefused, role_require
 
@@ -196,7 +197,7 @@ def club_import(*, club: Club, user, document: bytes | str) -> dict[str, int]:
     A file that cannot be restored whole is refused with ImportRefused and changes nothing.
     Runs where it is called (the `club_import` command); the web queues `club_import_queue`."""
     role_require(club=club, user=user, role=Role.OWNER)
-    return _club_restore(club=club, payload=archive.document_payload(document))
+    return _club_restore(club=club, user=user, payload=archive.document_payload(document))
 
 
 def club_import_queue(*, club: Club, user, document: bytes) -> ClubImport:
@@ -240,7 +241,9 @@ def club_import_run(import_id: int) -> dict | str:
         # The account may have lost its role, or gone, since it queued the file.
         role_require(club=queued.club, user=queued.created_by, role=Role.OWNER)
         payload = archive.document_payload(bytes(queued.document))
-        counts = _club_restore(club=queued.club, payload=payload, queued=queued)
+        counts = _club_restore(
+            club=queued.club, user=queued.created_by, payload=payload, queued=queued
+        )
     except (ImportRefused, RoleRefused) as refusal:
         _import_finish(import_id, status=ImportStatus.REFUSED, problem=str(refusal))
         return "refused"
@@ -268,11 +271,11 @@ def _empty_require(club: Club) -> None:
 
 
 def _club_restore(
-    *, club: Club, payload: dict, queued: ClubImport | None = None
+    *, club: Club, user, payload: dict, queued: ClubImport | None = None
 ) -> dict[str, int] | None:
-    """Restore a checked payload into the empty `club` in one transaction. For a `queued`
-    import, the import is marked done in the same transaction, and nothing is restored (None)
-    when another run already ended it."""
+    """Restore a checked payload into the empty `club` in one transaction, written down as done
+    by `user` in the club's audit trail. For a `queued` import, the import is marked done in the
+    same transaction, and nothing is restored (None) when another run already ended it."""
     tables = payload["models"]
     accounts = _accounts(tables)
     restored = {}
@@ -290,6 +293,12 @@ def _club_restore(
                 restored[model] = _Rows(model, tables[archive.model_key(model)])
                 _restore(restored[model], restored, accounts, club)
             counts = {archive.model_key(model): len(rows.saved) for model, rows in restored.items()}
+            owner_action_record(
+                club_id=club.pk,
+                user=user,
+                summary=f"imported a club export: {counts['player']} players, "
+                f"{counts['season']} seasons and {counts['game']} tables",
+            )
             if queued:
                 _import_finish(queued.pk, status=ImportStatus.IMPORTED, counts=counts)
     except DatabaseError as error:

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from scorekeeper.models import Club, Membership, Role, new_invite_code
 
+from .audit import owner_action_record
 from .refusals import ActionRefused
 from .roles import club_lock, role_require
 
@@ -28,6 +29,11 @@ def club_invite_set(*, club: Club, user, role: Role, expires_at: datetime | None
     club.invite_role = role
     club.invite_expires_at = expires_at
     club.save(update_fields=["invite_role", "invite_expires_at"])
+    role_name = club.get_invite_role_display().lower()
+    until = f" until {expires_at:%d %b %Y %H:%M}" if expires_at else ""
+    owner_action_record(
+        club_id=club.pk, user=user, summary=f"let the invite code make {role_name}s{until}"
+    )
     return club
 
 
@@ -37,6 +43,7 @@ def club_invite_rotate(*, club: Club, user) -> Club:
     role_require(club=club, user=user, role=Role.OWNER)
     club.invite_code = new_invite_code()
     club.save(update_fields=["invite_code"])
+    owner_action_record(club_id=club.pk, user=user, summary="made a new invite code")
     return club
 
 
@@ -50,6 +57,11 @@ def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
         _owner_stays(membership, f"{membership.user} is the club's only owner.")
     membership.role = role
     membership.save(update_fields=["role"])
+    owner_action_record(
+        club_id=membership.club_id,
+        user=user,
+        summary=f"made {membership.user} {Role(role).label.lower()}",
+    )
     return membership
 
 
@@ -61,6 +73,9 @@ def member_remove(*, membership: Membership, user) -> None:
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     _owner_stays(membership, f"{membership.user} is the club's only owner.")
     membership.delete()
+    owner_action_record(
+        club_id=membership.club_id, user=user, summary=f"took {membership.user} out of the club"
+    )
 
 
 @transaction.atomic

@@ -8,11 +8,12 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import get_usage
 from django_ratelimit.decorators import ratelimit
 
-from scorekeeper import services
+from scorekeeper import selectors, services
 from scorekeeper.forms import AccountDeleteForm, EmailForm, LoginForm, SignupForm
 from scorekeeper.views.errors import too_many_attempts
 
@@ -73,6 +74,9 @@ def _account_page(request, *, email_form=None, delete_form=None, status=200):
     context = {
         "email_form": email_form or EmailForm(initial={"email": request.user.email}),
         "delete_form": delete_form or AccountDeleteForm(),
+        "other_browsers": selectors.other_browsers(
+            user=request.user, session_key=request.session.session_key
+        ),
     }
     return render(request, "registration/account.html", context, status=status)
 
@@ -115,6 +119,21 @@ def account_delete(request: HttpRequest) -> HttpResponse:
 def _email(group: str, request: HttpRequest) -> str:
     """The address a reset is asked for, as mail servers read it: Ann@X and ann@x are one."""
     return request.POST.get("email", "").strip().lower()
+
+
+@require_POST
+@login_required
+def sessions_end(request: HttpRequest) -> HttpResponse:
+    """Log out every other browser signed in to this account; this one stays signed in."""
+    ended = services.sessions_end_others(user=request.user, session_key=request.session.session_key)
+    messages.success(
+        request,
+        ngettext(
+            "Logged out %(count)d other browser.", "Logged out %(count)d other browsers.", ended
+        )
+        % {"count": ended},
+    )
+    return redirect("account")
 
 
 # Password resets: a few a day from one address or for one e-mail, so nobody's mailbox is flooded.

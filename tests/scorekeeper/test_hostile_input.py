@@ -348,6 +348,7 @@ NOT_FORMS = {
     "members": "a list, no input",
     "table_photos": "a list, no input",
     "healthz": "no input",
+    "sessions_end": "a button, no input",
     "security_txt": "no input",
     "game": "the round screen: its forms post to the endpoints above",
     "game_live": "the poll: only If-None-Match, checked in test_views_live",

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from scorekeeper import services
@@ -213,3 +214,34 @@ def test_password_resets_for_one_mailbox_are_limited_whatever_its_case(client):
         reverse("password_reset"), {"email": "ann@Example.ORG"}, REMOTE_ADDR="10.2.0.9"
     )
     assert response.status_code == 429
+
+
+def log_in_through_the_form(client, user) -> None:
+    response = client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_logging_out_everywhere_else_ends_the_other_browsers_sessions(client):
+    ann = make_user("ann")
+    phone, borrowed, elsewhere = Client(), Client(), Client()
+    for browser in (client, phone, borrowed):
+        log_in_through_the_form(browser, ann)
+    log_in_through_the_form(elsewhere, make_user("ben"))
+    logged_out = Client()
+    log_in_through_the_form(logged_out, ann)
+    logged_out.post(reverse("logout"))
+    assert "signed in on 2 other browsers too" in client.get(reverse("account")).content.decode()
+
+    response = client.post(reverse("sessions_end"), follow=True)
+    assert "Logged out 2 other browsers." in response.content.decode()
+    assert "signed in here only" in response.content.decode()
+    for browser in (phone, borrowed):
+        assert browser.get(reverse("home")).status_code == 302  # to log in
+    assert client.get(reverse("home")).status_code == 200
+    assert elsewhere.get(reverse("home")).status_code == 200  # another account's
+
+
+def test_logging_out_everywhere_else_needs_a_post_and_a_login(client):
+    assert client.post(reverse("sessions_end")).status_code == 302
+    client.force_login(make_user())
+    assert client.get(reverse("sessions_end")).status_code == 405

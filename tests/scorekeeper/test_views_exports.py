@@ -164,6 +164,10 @@ def test_importing_into_an_empty_club(client, member, game):
     queued.refresh_from_db()
     assert queued.status == ImportStatus.IMPORTED and bytes(queued.document) == b""
     assert queued.counts["player"] == 3 and queued.finished_at is not None
+    # The members page lists it with what the owners did.
+    assert empty.owner_actions.get().summary == (
+        "imported a club export: 3 players, 1 seasons and 1 tables"
+    )
 
 
 def test_the_progress_says_when_the_worker_has_begun(client, member, game):

@@ -30,6 +30,7 @@ ENDPOINTS = {
     "signup": ("anyone", "anyone"),
     "account": ("signed-in", "signed-in"),
     "account_delete": ("-", "signed-in"),
+    "sessions_end": ("-", "signed-in"),
     "password_reset": ("anyone", "anyone"),
     "login": ("anyone", "anyone"),
     "logout": ("-", "anyone"),

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scorekeeper", "0012_photo_status"),
+        ("scorekeeper", "0014_owner_actions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scorekeeper", "0013_club_import"),
+        ("scorekeeper", "0015_club_import"),
     ]
 
     operations = [
