@@ -155,3 +155,25 @@ class ResultAdmin(ReadOnlyAdmin):
     list_filter = ["club", "season"]
     search_fields = ["player__name", "club__name"]
     list_select_related = ["game", "player"]
+
+
+@admin.register(models.OwnerAction)
+class OwnerActionAdmin(ReadOnlyAdmin):
+    """The clubs' audit trails: what their owners did."""
+
+    list_display = ["done_at", "club", "user", "summary"]
+    list_filter = ["club"]
+    search_fields = ["summary", "club__name", "user__username"]
+    list_select_related = ["club", "user"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.MemberSession)
+class MemberSessionAdmin(ReadOnlyAdmin):
+    """Which browsers each account signed in from (the keys themselves not shown)."""
+
+    list_display = ["user", "signed_in_at"]
+    search_fields = ["user__username"]
+    exclude = ["session_key"]  # a live session's key would let its reader in as that member
