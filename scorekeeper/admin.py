@@ -159,22 +159,24 @@ class ResultAdmin(ReadOnlyAdmin):
 
 @admin.register(models.OwnerAction)
 class OwnerActionAdmin(ReadOnlyAdmin):
-    """The clubs' audit trails: what each club's owners did, as its members page lists it."""
+    """The clubs' audit trails: what their owners did."""
 
     list_display = ["done_at", "club", "user", "summary"]
     list_filter = ["club"]
-    search_fields = ["summary", "club__name"]
+    search_fields = ["summary", "club__name", "user__username"]
     list_select_related = ["club", "user"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(models.MemberSession)
 class MemberSessionAdmin(ReadOnlyAdmin):
-    """Who is signed in where: the session's key signs a browser in, so it is never shown."""
+    """Which browsers each account signed in from (the keys themselves not shown)."""
 
     list_display = ["user", "signed_in_at"]
     search_fields = ["user__username"]
-    list_select_related = ["user"]
-    exclude = ["session_key"]
+    exclude = ["session_key"]  # a live session's key would let its reader in as that member
 
 
 @admin.register(models.ClubImport)
