@@ -166,7 +166,15 @@ def _row_out(model, row, local, accounts) -> dict:
         seat, meld = local[Seat].get, local[TableMeld].get
         out["before"] = event_ids_moved(row.before, seat, meld)
         out["after"] = event_ids_moved(row.after, seat, meld)
+    if model is Result:
+        out["others"] = others_moved(row.others, local[Player].get)
     return out
+
+
+def others_moved(value, player) -> dict:
+    """A result's places of the table's other players ({player id: place}), each player id
+    passed through `player`."""
+    return {str(player(int(key))): place for key, place in value.items()}
 
 
 def _plain(value):

@@ -15,7 +15,10 @@ from scorekeeper.models import (
     ClubImport,
     Event,
     Game,
+    Hand,
     ImportStatus,
+    Player,
+    Result,
     Role,
     RulesProfile,
     Seat,
@@ -110,6 +113,14 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
         seat, meld = restored[Seat].id_of, restored[TableMeld].id_of
         instance.before = archive.event_ids_moved(instance.before, seat, meld)
         instance.after = archive.event_ids_moved(instance.after, seat, meld)
+    if model is Result:
+        instance.others = _others_in(instance.others, restored[Player].id_of)
+    if model in (Hand, TableMeld) and instance.cards:
+        # What the pages draw as cards must read as cards: a table page would fail on it.
+        try:
+            rules.parse_cards(instance.cards)
+        except ValueError as error:
+            raise ImportRefused(f"A {name}'s cards are not cards: {error}") from None
     try:
         instance.clean_fields(exclude=rows.unchecked)
         stored_rules = {RulesProfile: "settings", Game: "rules"}.get(model)
@@ -121,6 +132,17 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
     except (ValueError, TypeError) as error:  # RulesError is a ValueError
         raise ImportRefused(f"A {name}'s house rules are not valid: {error}") from None
     return instance, own
+
+
+def _others_in(value, player) -> dict:
+    """A result's places of the table's other players, checked and pointed at the restored
+    players: {player id as text: place from 1 to 5}."""
+    if not isinstance(value, dict) or not all(
+        isinstance(key, str) and key.isdecimal() and type(place) is int and 1 <= place <= 5
+        for key, place in value.items()
+    ):
+        raise ImportRefused("A result's places of the other players are not valid.")
+    return archive.others_moved(value, player)
 
 
 def _insert_as_is(model, instances: list) -> None:
@@ -177,8 +199,10 @@ def _refuse_same_name(names: set[str], instance) -> None:
     names.add(key)
 
 
-def _accounts(tables: dict) -> dict[str, int]:
-    """The accounts the file names that exist here, by username."""
+def _accounts(tables: dict, club: Club) -> dict[str, int]:
+    """The accounts the file names that are members of `club`, by username: who recorded what
+    is kept for the club's own members, and never given to any other account on this site
+    that happens to have the name."""
     usernames = {
         row.get(field.name)
         for model in archive.EXPORTED
@@ -188,7 +212,8 @@ def _accounts(tables: dict) -> dict[str, int]:
         if isinstance(row, dict)
     }
     named = [username for username in usernames if isinstance(username, str)]
-    return dict(get_user_model().objects.filter(username__in=named).values_list("username", "pk"))
+    members = get_user_model().objects.filter(username__in=named, memberships__club=club)
+    return dict(members.values_list("username", "pk"))
 
 
 def club_import(*, club: Club, user, document: bytes | str) -> dict[str, int]:
@@ -277,7 +302,7 @@ def _club_restore(
     by `user` in the club's audit trail. For a `queued` import, the import is marked done in the
     same transaction, and nothing is restored (None) when another run already ended it."""
     tables = payload["models"]
-    accounts = _accounts(tables)
+    accounts = _accounts(tables, club)
     restored = {}
     try:
         with transaction.atomic():
