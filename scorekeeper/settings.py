@@ -6,7 +6,9 @@ DEBUG only when asked. Production refuses to start on a missing or placeholder s
 
 import os
 from datetime import timedelta
+from ipaddress import ip_network
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -153,7 +155,25 @@ LOGOUT_REDIRECT_URL = "login"
 # Password guessers are slowed down: after DJANGO_LOGIN_ATTEMPTS failed logins, from one address
 # or for one account, logins are refused for DJANGO_LOGIN_LOCKOUT_MINUTES (django-axes). Sign-ups,
 # password resets and invite codes are limited per address and per account (django-ratelimit),
-# counted in the database's cache table, which every worker shares. Addresses are REMOTE_ADDR.
+# counted in the database's cache table, which every worker and instance shares.
+# The client's address is REMOTE_ADDR, unless DJANGO_TRUSTED_PROXIES says which proxies stand
+# in front (a count, or their addresses or networks, outermost first): then it is the address
+# the outermost trusted proxy received the request from, read from X-Forwarded-For.
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES")
+if len(TRUSTED_PROXIES) == 1 and TRUSTED_PROXIES[0].isdigit():
+    TRUSTED_PROXY_COUNT, TRUSTED_PROXY_LIST = int(TRUSTED_PROXIES[0]), []
+else:
+    TRUSTED_PROXY_COUNT, TRUSTED_PROXY_LIST = len(TRUSTED_PROXIES), TRUSTED_PROXIES
+    for proxy in TRUSTED_PROXY_LIST:
+        try:
+            ip_network(proxy, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                "DJANGO_TRUSTED_PROXIES must be a count (1) or addresses or networks "
+                f"(10.0.0.1,10.1.0.0/16), not {proxy!r}"
+            ) from None
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.proxies.client_address"
+RATELIMIT_IP_META_KEY = "scorekeeper.proxies.client_address"
 AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_ATTEMPTS", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
@@ -201,13 +221,57 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # WhiteNoise's own list of types lacks the web app manifest's.
 WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
+
+
+def photo_storage(url: str) -> dict:
+    """Where photos are kept: on disk in MEDIA_ROOT, or with DJANGO_STORAGE_URL
+    (s3://BUCKET[/PREFIX]?endpoint_url=...&region_name=...&addressing_style=path) in a private
+    S3-compatible bucket, its credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY."""
+    if not url:
+        return {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+    parts = urlsplit(url)
+    if parts.scheme != "s3" or not parts.hostname:
+        raise ImproperlyConfigured(f"DJANGO_STORAGE_URL must be s3://BUCKET..., not {url!r}")
+    if parts.username or parts.password:
+        raise ImproperlyConfigured(
+            "DJANGO_STORAGE_URL must not hold credentials: set AWS_ACCESS_KEY_ID and "
+            "AWS_SECRET_ACCESS_KEY"
+        )
+    query = dict(parse_qsl(parts.query))
+    unknown = set(query) - {"endpoint_url", "region_name", "addressing_style"}
+    if unknown:
+        raise ImproperlyConfigured(f"DJANGO_STORAGE_URL: unknown option {sorted(unknown)[0]!r}")
+    from botocore.config import Config
+
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": parts.hostname,
+            "location": parts.path.strip("/"),
+            **query,
+            # Private: no ACL of its own (the bucket's, which must not be public) and never a
+            # URL handed out; the app streams each photo to the club's members.
+            "default_acl": None,
+            "querystring_auth": True,
+            "file_overwrite": False,
+            # An unreachable store answers within seconds, not the worker's timeout.
+            "client_config": Config(
+                connect_timeout=3, read_timeout=10, retries={"max_attempts": 2}
+            ),
+        },
+    }
+
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": photo_storage(os.environ.get("DJANGO_STORAGE_URL", "").strip()),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
-# Photos of cards: kept in MEDIA_ROOT (served by the app to the club's members only, never as
-# public static files), refused beyond these sizes.
+# Photos of cards: kept in MEDIA_ROOT or the bucket (served by the app to the club's members
+# only, never as public files), refused beyond these sizes. A platform whose disk is thrown
+# away on every deploy says DJANGO_EPHEMERAL_DISK=true, and `check --deploy` then refuses
+# photos on disk.
 MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
+EPHEMERAL_DISK = env_bool("DJANGO_EPHEMERAL_DISK")
 PHOTO_MAX_BYTES = env_int("DJANGO_PHOTO_MAX_MB", 20) * 1024 * 1024
 # What one club may keep in photos, by count and by size; a photo beyond either is refused.
 PHOTO_QUOTA_COUNT = env_int("DJANGO_PHOTO_QUOTA_COUNT", 500)

@@ -32,9 +32,9 @@ from .members import (
     member_remove,
     member_role_set,
 )
-from .photos import photo_delete, photo_read, photo_record, photos_drop
+from .photos import photo_content, photo_delete, photo_read, photo_record, photos_drop
 from .ratings import ratings_replay, results_rebuild, results_refresh
-from .refusals import ActionRefused, ImportRefused, StaleState
+from .refusals import ActionRefused, ImportRefused, PhotoStoreUnavailable, StaleState
 from .roles import RoleRefused, role_require
 from .scores import round_edit, round_score
 from .seasons import game_play_again, season_close, season_share, season_unshare
@@ -45,6 +45,7 @@ from .undo import action_undo
 __all__ = [
     "ActionRefused",
     "ImportRefused",
+    "PhotoStoreUnavailable",
     "RoleRefused",
     "account_delete",
     "account_email_change",
@@ -68,6 +69,7 @@ __all__ = [
     "member_role_set",
     "meld_lay_off",
     "melds_record",
+    "photo_content",
     "photo_delete",
     "photo_read",
     "photo_record",

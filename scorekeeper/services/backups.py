@@ -6,6 +6,7 @@ photos under `media/`. Restoring checks all of it before it writes anything, int
 database only, in one transaction; the photos are written only once the rows are in.
 """
 
+import contextlib
 import hashlib
 import io
 import json
@@ -13,8 +14,8 @@ import tarfile
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
@@ -22,6 +23,7 @@ from django.utils import timezone
 
 from scorekeeper.models import Club, Photo
 
+from .photos import STORE_ERRORS, photo_content
 from .refusals import ActionRefused
 
 FORMAT = "shanghai-scorekeeper-backup"
@@ -54,13 +56,13 @@ def database_dump() -> bytes:
 
 
 def backup_write(*, path: Path) -> dict:
-    """Write the whole database and its photos to `path`; returns the manifest."""
+    """Write the whole database and its photos (from whichever store holds them) to `path`;
+    returns the manifest. Refuses, writing nothing, while the photo store does not answer."""
     with transaction.atomic():  # one consistent view of every table
         files = {"database.json": database_dump()}
         for photo in Photo.objects.order_by("pk"):
             try:
-                with photo.image.open("rb") as image:
-                    files[f"media/{photo.image.name}"] = image.read()
+                files[f"media/{photo.image.name}"] = photo_content(photo=photo)
             except FileNotFoundError:
                 continue  # a row whose file is gone: the row is kept, as the app shows it
     manifest = {
@@ -139,16 +141,22 @@ def backup_restore(*, path: Path) -> dict:
 
 
 def _photos_write(photos: dict[str, bytes]) -> None:
-    """Write the photos into MEDIA_ROOT, or none of them."""
-    media = Path(settings.MEDIA_ROOT)
+    """Write the photos to the photo store (MEDIA_ROOT, or the bucket) under their own names,
+    or none of them."""
+    storage = Photo._meta.get_field("image").storage
     written = []
     try:
         for name, data in photos.items():
-            target = media / name.removeprefix("media/")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-            written.append(target)
-    except OSError as error:
-        for target in written:
-            target.unlink(missing_ok=True)
-        raise ActionRefused(f"The photos could not be written to {media}: {error}") from None
+            name = name.removeprefix("media/")
+            # The database is empty, so a file already there belongs to no photo: replaced.
+            storage.delete(name)
+            if storage.save(name, ContentFile(data)) != name:
+                raise OSError(f"the store kept {name} under another name")
+            written.append(name)
+    except STORE_ERRORS as error:
+        for name in written:
+            with contextlib.suppress(*STORE_ERRORS):
+                storage.delete(name)
+        raise ActionRefused(
+            f"The photos could not be written to the photo store: {error}"
+        ) from None

@@ -1,6 +1,10 @@
 """Photos taken at the table: read, kept with their round within the club's quota, deleted with
-their file."""
+their file. The file is in the configured storage: MEDIA_ROOT on a laptop, a bucket when hosted."""
 
+import logging
+import secrets
+
+from botocore.exceptions import BotoCoreError, ClientError
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -10,9 +14,14 @@ from django.template.defaultfilters import filesizeformat
 from scorekeeper.models import Game, Photo, Role, Seat
 from scorekeeper.recognition import UnreadableImage, read_cards
 
-from .refusals import ActionRefused
+from .refusals import ActionRefused, PhotoStoreUnavailable
 from .roles import role_require
 from .tables import current_round
+
+logger = logging.getLogger(__name__)
+
+# What a store that cannot be reached or refuses raises: the bucket's client, or the disk.
+STORE_ERRORS = (BotoCoreError, ClientError, OSError)
 
 
 def photo_read(*, photo) -> Photo:
@@ -44,15 +53,45 @@ def photo_record(*, game: Game, photo, user, seat: Seat | None = None) -> Photo:
     kept.seat = seat
     kept.created_by = user
     kept.size = len(photo.content)
-    kept.image.save(f"table{game.pk}.jpg", ContentFile(photo.content), save=False)
+    # A name of its own: two tablets' photos of one table never share a key in a bucket.
+    name = f"table{game.pk}-{secrets.token_urlsafe(12)}.jpg"
+    try:
+        kept.image.save(name, ContentFile(photo.content), save=False)
+    except STORE_ERRORS as error:
+        logger.warning("photo not stored: %s", error)
+        _file_delete(kept.image.name)
+        raise PhotoStoreUnavailable() from None
     try:
         with transaction.atomic():
             kept.round = current_round(game)
             kept.save()
     except BaseException:
-        kept.image.delete(save=False)
+        _file_delete(kept.image.name)
         raise
     return kept
+
+
+def photo_content(*, photo: Photo) -> bytes:
+    """The stored photo's bytes; FileNotFoundError when its file is gone."""
+    try:
+        with photo.image.open("rb") as image:
+            return image.read()
+    except FileNotFoundError:
+        raise
+    except STORE_ERRORS as error:
+        logger.warning("photo %s not read: %s", photo.pk, error)
+        raise PhotoStoreUnavailable() from None
+
+
+def _file_delete(name: str) -> None:
+    """Delete a photo's file; a store that cannot do it now leaves it, said in the log (a file
+    left without its row is only space; the rows, which are what the app shows, are right)."""
+    if not name:
+        return
+    try:
+        Photo._meta.get_field("image").storage.delete(name)
+    except STORE_ERRORS as error:
+        logger.warning("photo file %s left in the store: %s", name, error)
 
 
 def _megabytes(size: int) -> str:
@@ -82,11 +121,10 @@ def photos_drop(photos: QuerySet) -> int:
     rolled back keeps both). Returns how many were deleted."""
     names = list(photos.values_list("image", flat=True))
     photos.delete()
-    storage = Photo._meta.get_field("image").storage
 
     def files_delete():
         for name in names:
-            storage.delete(name)
+            _file_delete(name)
 
     transaction.on_commit(files_delete)
     return len(names)

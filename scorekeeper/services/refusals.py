@@ -25,3 +25,14 @@ class StaleState(ActionRefused):
 
 class ImportRefused(ActionRefused):
     """A club export that cannot be imported, with the reason; nothing was changed."""
+
+
+class PhotoStoreUnavailable(ActionRefused):
+    """The photo store (the bucket, or the disk) cannot be reached or refuses: photos can be
+    neither kept nor shown now, and everything else works."""
+
+    def __init__(self):
+        super().__init__(
+            "Photos cannot be kept or shown just now: the photo store does not answer. "
+            "Type the cards instead; everything else works."
+        )

@@ -4,7 +4,7 @@ but never kept."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
@@ -158,10 +158,14 @@ def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
     """A stored photo, for the members of the table's club only."""
     photo = photo_or_404(request, pk)
     try:
-        image = photo.image.open("rb")
+        content = services.photo_content(photo=photo)
     except FileNotFoundError:
         raise Http404("This photo's file is gone") from None
-    response = FileResponse(image, content_type="image/jpeg")
+    except services.PhotoStoreUnavailable:
+        response = render(request, "503_photos.html", status=503)
+        response["Retry-After"] = "60"
+        return response
+    response = HttpResponse(content, content_type="image/jpeg")
     # Only the club's members may see it: no shared cache may keep a copy.
     patch_cache_control(response, private=True, max_age=3600)
     return response

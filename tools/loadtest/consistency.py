@@ -57,7 +57,6 @@ def table_problems(pk: int, writes: list[dict], events: list[tuple[str, str]]) -
 
 def database_problems(record: dict, tables: list[int]) -> list[str]:
     """Every difference between the database and `record` (the load generator's), for `tables`."""
-    from django.conf import settings
     from django.db.models import F
 
     from scorekeeper import selectors
@@ -94,12 +93,23 @@ def database_problems(record: dict, tables: list[int]) -> list[str]:
         + list(Check.objects.exclude(round__game=F("game")))
     )
     problems += [f"a row that points across tables: {row}" for row in across]
-    media = Path(settings.MEDIA_ROOT)
     named = set(Photo.objects.values_list("image", flat=True))
-    on_disk = {str(p.relative_to(media)) for p in (media / "photos").rglob("*") if p.is_file()}
-    problems += [f"photo row without its file: {name}" for name in sorted(named - on_disk)]
-    problems += [f"photo file without its row: {name}" for name in sorted(on_disk - named)]
+    stored = stored_files(Photo._meta.get_field("image").storage, "photos")
+    problems += [f"photo row without its file: {name}" for name in sorted(named - stored)]
+    problems += [f"photo file without its row: {name}" for name in sorted(stored - named)]
     return problems
+
+
+def stored_files(storage, folder: str) -> set[str]:
+    """Every file's name under `folder` in a storage (MEDIA_ROOT or a bucket), subfolders too."""
+    try:
+        folders, files = storage.listdir(folder)
+    except FileNotFoundError:  # on disk, before the first photo
+        return set()
+    names = {f"{folder}/{name}" for name in files}
+    for sub in folders:
+        names |= stored_files(storage, f"{folder}/{sub}")
+    return names
 
 
 def settled(tables: list[int], *, quiet: float = 3.0, timeout: float = 180.0) -> float:

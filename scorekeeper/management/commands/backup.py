@@ -1,8 +1,9 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from scorekeeper.services import ActionRefused
 from scorekeeper.services.backups import backup_write
 
 
@@ -18,6 +19,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, path, **options):
         path = Path(path or f"scorekeeper-{timezone.now():%Y%m%d-%H%M%S}.tar.gz")
-        manifest = backup_write(path=path)
+        try:
+            manifest = backup_write(path=path)
+        except ActionRefused as refusal:
+            raise CommandError(str(refusal)) from None
         photos = len(manifest["files"]) - 1
         self.stdout.write(f"Wrote {path}: the database and {photos} photo(s).")

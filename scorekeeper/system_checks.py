@@ -1,0 +1,59 @@
+"""Django system checks of the hosted setup (`manage.py check`, which `migrate` in the release
+step runs too): a deploy that would lose photos, cannot reach them, or counts every visitor as
+one address never starts silently."""
+
+from botocore.exceptions import BotoCoreError, ClientError
+from django.conf import settings
+from django.core.checks import Error, Tags, Warning, register
+from django.core.files.storage import FileSystemStorage, storages
+from storages.backends.s3 import S3Storage
+
+
+@register(Tags.files)
+def photo_store_reachable(app_configs, **kwargs) -> list:
+    """The bucket of DJANGO_STORAGE_URL answers with these credentials."""
+    storage = storages["default"]
+    if not isinstance(storage, S3Storage):
+        return []
+    try:
+        storage.connection.meta.client.head_bucket(Bucket=storage.bucket_name)
+    except (BotoCoreError, ClientError) as error:
+        return [
+            Error(
+                f"The photo store cannot be used: {error}",
+                hint="Check DJANGO_STORAGE_URL (bucket, endpoint_url, region_name) and the "
+                "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY credentials.",
+                id="scorekeeper.E001",
+            )
+        ]
+    return []
+
+
+@register(Tags.files, deploy=True)
+def photos_outlive_the_disk(app_configs, **kwargs) -> list:
+    if settings.EPHEMERAL_DISK and isinstance(storages["default"], FileSystemStorage):
+        return [
+            Error(
+                "Photos are kept on a disk that DJANGO_EPHEMERAL_DISK says is thrown away: "
+                "every photo would be lost at the next deploy or restart.",
+                hint="Set DJANGO_STORAGE_URL to an S3-compatible bucket.",
+                id="scorekeeper.E002",
+            )
+        ]
+    return []
+
+
+@register(Tags.security, deploy=True)
+def proxy_counted_for_addresses(app_configs, **kwargs) -> list:
+    if settings.SECURE_PROXY_SSL_HEADER and not settings.TRUSTED_PROXY_COUNT:
+        return [
+            Warning(
+                "SECURE_PROXY_SSL_HEADER trusts a proxy in front, but DJANGO_TRUSTED_PROXIES "
+                "names none: every visitor would be counted by the proxy's address, and a few "
+                "wrong passwords from anyone would lock every member out.",
+                hint="Set DJANGO_TRUSTED_PROXIES to the number of proxies in front (1 on most "
+                "platforms), or to their addresses.",
+                id="scorekeeper.W001",
+            )
+        ]
+    return []
