@@ -439,8 +439,15 @@ class Check(Recorded):
         return f"{self.get_question_display()} {self.cards}: {'yes' if self.ok else 'no'}"
 
 
+class PhotoStatus(models.TextChoices):
+    READING = "reading", "being read"
+    READ = "read", "read"
+    UNREADABLE = "unreadable", "could not be read"
+
+
 class Photo(Recorded):
-    """A photo of cards taken at a table, as stored: upright, re-encoded, without EXIF data."""
+    """A photo of cards taken at a table. Kept as uploaded while a worker reads it, then as
+    stored: upright, re-encoded, without EXIF data."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="photos")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="photos")
@@ -458,6 +465,9 @@ class Photo(Recorded):
     height = models.PositiveIntegerField()
     # What the recognizer read: [{"card": "10H", "confidence": 0.97, "box": [x0, y0, x1, y1]}].
     detections = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=PhotoStatus, default=PhotoStatus.READ)
+    # Why it could not be read, in the player's words; its file is then deleted.
+    problem = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-pk"]

@@ -15,6 +15,7 @@ from .models import (
     Game,
     Hand,
     Membership,
+    PhotoStatus,
     Round,
     Seat,
     TableLink,
@@ -215,9 +216,11 @@ def game_checks(game: Game):
 def game_photos(game: Game):
     """The photos taken at the table, by contract and in the order taken, each with what it was
     taken for: the question asked of the meld checker, or the player whose hand it shows."""
-    return game.photos.select_related(
-        "round", "check_asked", "seat__player", "created_by"
-    ).order_by("round__number", "pk")
+    return (
+        game.photos.filter(status=PhotoStatus.READ)
+        .select_related("round", "check_asked", "seat__player", "created_by")
+        .order_by("round__number", "pk")
+    )
 
 
 def game_history(game: Game):

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -189,6 +190,18 @@ RATELIMIT_VIEW = "scorekeeper.views.errors.too_many_attempts"
 # django-ratelimit prefers memcached or Redis; a database cache counts a few attempts too few
 # when two arrive at once, which is fine for slowing down guessers, and needs no other server.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+# Heavy work (reading a photo, an import, a rebuild) is a task: queued in the database by the
+# request, run by `manage.py task_workers` (the Procfile's worker: DJANGO_TASK_WORKERS processes,
+# one a core by default). A task still running after DJANGO_TASK_STALE_SECONDS lost its worker
+# (killed, or its machine gone) and is queued again for another.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+TASK_WORKERS = env_int("DJANGO_TASK_WORKERS", os.cpu_count() or 1)
+TASK_STALE_SECONDS = env_int("DJANGO_TASK_STALE_SECONDS", 120)
+if TASK_WORKERS < 1 or TASK_STALE_SECONDS < 1:
+    raise ImproperlyConfigured(
+        "DJANGO_TASK_WORKERS and DJANGO_TASK_STALE_SECONDS must be 1 or more"
+    )
 
 # Password resets: printed on the console unless an SMTP server is named.
 EMAIL_SMTP_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")

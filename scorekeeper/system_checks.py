@@ -2,25 +2,21 @@
 step runs too): a deploy that would lose photos, cannot reach them, or counts every visitor as
 one address never starts silently."""
 
-from botocore.exceptions import BotoCoreError, ClientError
 from django.conf import settings
 from django.core.checks import Error, Tags, Warning, register
 from django.core.files.storage import FileSystemStorage, storages
-from storages.backends.s3 import S3Storage
+
+from scorekeeper.services.photos import photo_store_problem
 
 
 @register(Tags.files)
 def photo_store_reachable(app_configs, **kwargs) -> list:
     """The bucket of DJANGO_STORAGE_URL answers with these credentials."""
-    storage = storages["default"]
-    if not isinstance(storage, S3Storage):
-        return []
-    try:
-        storage.connection.meta.client.head_bucket(Bucket=storage.bucket_name)
-    except (BotoCoreError, ClientError) as error:
+    problem = photo_store_problem()
+    if problem:
         return [
             Error(
-                f"The photo store cannot be used: {error}",
+                f"The photo store cannot be used: {problem}",
                 hint="Check DJANGO_STORAGE_URL (bucket, endpoint_url, region_name) and the "
                 "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY credentials.",
                 id="scorekeeper.E001",

@@ -8,6 +8,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.urls import reverse
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
 
 import rules
 from scorekeeper import models, services
@@ -143,6 +145,28 @@ def kept_photo(game: Game, size: int = 1000, content: bytes | None = None, **fie
         image=ContentFile(content, name="kept.jpg"),
         **fields,
     )
+
+
+def run_tasks() -> int:
+    """Run every queued task (photos to read, ...) with django-tasks-db's own worker, claiming
+    each as `db_worker` does, until none is left; returns how many. Not `db_worker` itself: its
+    loop closes the database connection between tasks, which would end the test's transaction."""
+    worker = Worker(
+        queue_names=["*"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="tests",
+        excluded_queue_names=[],
+    )
+    ran = 0
+    while (queued := DBTaskResult.objects.ready().get_locked()) is not None:
+        queued.claim(worker.worker_id)
+        worker.run_task(queued)
+        ran += 1
+    return ran
 
 
 def url(name: str, game: Game, *args) -> str:

@@ -20,7 +20,7 @@ from .clubs import (
     TimeZoneForm,
 )
 from .members import InviteForm, RoleForm
-from .photos import PhotoForm, photo_clean
+from .photos import PhotoForm, UploadedPhoto, photo_check
 from .profiles import ProfileForm
 from .tables import (
     ScoreForm,
@@ -44,6 +44,7 @@ __all__ = [
     "LayOffForm",
     "LoginForm",
     "PhotoForm",
+    "UploadedPhoto",
     "PlayerForm",
     "ProfileForm",
     "RoleForm",
@@ -57,6 +58,6 @@ __all__ = [
     "VersionedForm",
     "WentOutForm",
     "melds_clean",
-    "photo_clean",
+    "photo_check",
     "row_id",
 ]

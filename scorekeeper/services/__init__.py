@@ -32,7 +32,15 @@ from .members import (
     member_remove,
     member_role_set,
 )
-from .photos import photo_content, photo_delete, photo_read, photo_record, photos_drop
+from .photos import (
+    photo_content,
+    photo_delete,
+    photo_read,
+    photo_record,
+    photos_drop,
+    upload_keep,
+    upload_read,
+)
 from .ratings import ratings_replay, results_rebuild, results_refresh
 from .refusals import ActionRefused, ImportRefused, PhotoStoreUnavailable, StaleState
 from .roles import RoleRefused, role_require
@@ -94,4 +102,6 @@ __all__ = [
     "shanghai_record",
     "tv_link_create",
     "tv_link_revoke",
+    "upload_keep",
+    "upload_read",
 ]

@@ -1,6 +1,8 @@
-"""Photos taken at the table: read, kept with their round within the club's quota, deleted with
-their file. The file is in the configured storage: MEDIA_ROOT on a laptop, a bucket when hosted."""
+"""Photos taken at the table: kept with their round within the club's quota, read by a worker,
+deleted with their file; photos of the standalone checker: read by a worker, never kept. Files
+are in the configured storage: MEDIA_ROOT on a laptop, a bucket when hosted."""
 
+import io
 import logging
 import secrets
 
@@ -9,9 +11,13 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
+from django.tasks import task
 from django.template.defaultfilters import filesizeformat
+from PIL import Image, ImageOps, UnidentifiedImageError
+from storages.backends.s3 import S3Storage
 
-from scorekeeper.models import Game, Photo, Role, Seat
+from scorekeeper.forms.photos import NOT_A_PHOTO, UploadedPhoto
+from scorekeeper.models import Game, Photo, PhotoStatus, Role, Seat
 from scorekeeper.recognition import UnreadableImage, read_cards
 
 from .refusals import ActionRefused, PhotoStoreUnavailable
@@ -24,39 +30,32 @@ logger = logging.getLogger(__name__)
 STORE_ERRORS = (BotoCoreError, ClientError, OSError)
 
 
-def photo_read(*, photo) -> Photo:
-    """Read the cards in a photo without keeping it: the standalone checker's photos belong to no
-    table, so neither they nor their file are stored. The Photo returned is never saved."""
-    try:
-        found = read_cards(photo.content)
-    except UnreadableImage:
-        raise ActionRefused("That photo could not be read; please take it again.") from None
-    detections = [
-        {"card": card.card, "confidence": round(card.confidence, 3), "box": list(card.box)}
-        for card in found
-    ]
-    return Photo(width=photo.width, height=photo.height, detections=detections)
+class Unreadable(Exception):
+    """Why a photo's cards cannot be read, in the player's words."""
 
 
-def photo_record(*, game: Game, photo, user, seat: Seat | None = None) -> Photo:
-    """Read the cards in a photo taken at the table and keep the photo with the round, and with
-    the `seat` whose hand it shows when it was taken for the score entry.
+def photo_record(*, game: Game, photo: UploadedPhoto, user, seat: Seat | None = None) -> Photo:
+    """Keep a photo taken at the table with the round (and with the `seat` whose hand it shows,
+    when taken for the score entry), and queue it for a worker to read (`photo_read`): the
+    request only stores it, so no tap waits for a photo.
 
-    Reading takes about a second, so it happens before any transaction: the table's other
-    tablets write meanwhile. The file is written before its row, and removed again if the row
-    cannot be kept (the round was scored meanwhile, say), so no file is left without its row.
+    The file is written before its row, and removed again if the row cannot be kept (the round
+    was scored meanwhile, say), so no file is left without its row. The row and its task are
+    saved in one transaction: both or neither.
     """
     role_require(club=game.club_id, user=user, role=Role.SCORER)
     _quota_check(game=game, size=len(photo.content))
-    kept = photo_read(photo=photo)
-    kept.game = game
-    kept.seat = seat
-    kept.created_by = user
-    kept.size = len(photo.content)
-    # A name of its own: two tablets' photos of one table never share a key in a bucket.
-    name = f"table{game.pk}-{secrets.token_urlsafe(12)}.jpg"
+    kept = Photo(
+        game=game,
+        seat=seat,
+        created_by=user,
+        size=len(photo.content),
+        width=photo.width,
+        height=photo.height,
+        status=PhotoStatus.READING,
+    )
     try:
-        kept.image.save(name, ContentFile(photo.content), save=False)
+        kept.image.save(_name(game), ContentFile(photo.content), save=False)
     except STORE_ERRORS as error:
         logger.warning("photo not stored: %s", error)
         _file_delete(kept.image.name)
@@ -65,10 +64,121 @@ def photo_record(*, game: Game, photo, user, seat: Seat | None = None) -> Photo:
         with transaction.atomic():
             kept.round = current_round(game)
             kept.save()
+            photo_read.enqueue(kept.pk)
     except BaseException:
         _file_delete(kept.image.name)
         raise
     return kept
+
+
+def _name(game: Game) -> str:
+    # A name of its own: two tablets' photos of one table never share a key in a bucket.
+    return f"table{game.pk}-{secrets.token_urlsafe(12)}.jpg"
+
+
+@task(priority=10)
+def photo_read(photo_id: int) -> str:
+    """A worker's task: turn a photo taken at a table upright, re-encode it without EXIF, read
+    its cards and keep what was read, or why it could not be read. Runs into the photo once: a
+    second run (its worker killed after the first wrote) finds it read and changes nothing.
+    Returns the photo's status."""
+    photo = Photo.objects.filter(pk=photo_id, status=PhotoStatus.READING).first()
+    if photo is None:
+        return "already read, or deleted"
+    uploaded = photo.image.name
+    try:
+        content, width, height = _reencoded(photo_content(photo=photo))
+        detections = _cards_in(content)
+        name = photo.image.field.generate_filename(photo, _name(photo.game))
+        try:
+            name = photo.image.storage.save(name, ContentFile(content))
+        except STORE_ERRORS as error:
+            logger.warning("read photo %s not stored: %s", photo_id, error)
+            raise PhotoStoreUnavailable() from None
+    except (Unreadable, FileNotFoundError, PhotoStoreUnavailable) as problem:
+        reason = (
+            str(problem)
+            if isinstance(problem, Unreadable | PhotoStoreUnavailable)
+            else "The photo was lost before it could be read; please take it again."
+        )
+        kept = Photo.objects.filter(pk=photo_id, status=PhotoStatus.READING).update(
+            status=PhotoStatus.UNREADABLE, problem=reason, image="", size=0
+        )
+        if kept:
+            _file_delete(uploaded)
+        return PhotoStatus.UNREADABLE
+    kept = Photo.objects.filter(pk=photo_id, status=PhotoStatus.READING).update(
+        status=PhotoStatus.READ,
+        image=name,
+        size=len(content),
+        width=width,
+        height=height,
+        detections=detections,
+    )
+    # The upload, or (when a deletion or another run came first) the copy just written, goes.
+    _file_delete(uploaded if kept else name)
+    return PhotoStatus.READ if kept else "already read, or deleted"
+
+
+def upload_keep(*, photo: UploadedPhoto, user) -> str:
+    """Queue a photo taken at the standalone checker, which belongs to no table, for a worker
+    to read (`upload_read`); it is kept only until the worker has read it. Returns the task's
+    id, which only `user` may ask for."""
+    storage = Photo._meta.get_field("image").storage
+    try:
+        name = storage.save(
+            f"uploads/checker-{secrets.token_urlsafe(12)}", ContentFile(photo.content)
+        )
+    except STORE_ERRORS as error:
+        logger.warning("upload not stored: %s", error)
+        raise PhotoStoreUnavailable() from None
+    return upload_read.enqueue(name, user.pk).id
+
+
+@task(priority=10)
+def upload_read(name: str, user_id: int) -> dict:
+    """A worker's task: read the cards of a standalone checker's photo, then delete it.
+    Returns {"width", "height", "detections"}, or {"problem"} in the player's words."""
+    storage = Photo._meta.get_field("image").storage
+    try:
+        with storage.open(name, "rb") as upload:
+            content, width, height = _reencoded(upload.read())
+        return {"width": width, "height": height, "detections": _cards_in(content)}
+    except Unreadable as problem:
+        return {"problem": str(problem)}
+    except FileNotFoundError:
+        return {"problem": "The photo was lost before it could be read; please take it again."}
+    except STORE_ERRORS:
+        return {"problem": str(PhotoStoreUnavailable())}
+    finally:
+        _file_delete(name)
+
+
+def _reencoded(content: bytes) -> tuple[bytes, int, int]:
+    """The photo turned upright and re-encoded as JPEG, without EXIF (no location, no comment),
+    and its size; Unreadable when it cannot be decoded."""
+    try:
+        with Image.open(io.BytesIO(content)) as image:
+            image.load()
+            upright = ImageOps.exif_transpose(image).convert("RGB")
+    except (UnidentifiedImageError, Image.DecompressionBombError):
+        raise Unreadable(NOT_A_PHOTO) from None
+    except (OSError, SyntaxError, ValueError):
+        raise Unreadable("That photo is damaged or cut short; please take it again.") from None
+    buffer = io.BytesIO()
+    upright.save(buffer, format="JPEG", quality=88)
+    return buffer.getvalue(), upright.width, upright.height
+
+
+def _cards_in(content: bytes) -> list[dict]:
+    try:
+        found = read_cards(content)
+    except UnreadableImage:
+        raise Unreadable("That photo could not be read; please take it again.") from None
+    return [
+        {"card": card.card, "confidence": round(card.confidence, 3), "box": list(card.box)}
+        for card in found
+    ]
 
 
 def photo_content(*, photo: Photo) -> bytes:
@@ -77,10 +187,26 @@ def photo_content(*, photo: Photo) -> bytes:
         with photo.image.open("rb") as image:
             return image.read()
     except FileNotFoundError:
+        # A bucket that is gone answers "no such file" too: that is the store's fault.
+        if photo_store_problem():
+            raise PhotoStoreUnavailable() from None
         raise
     except STORE_ERRORS as error:
         logger.warning("photo %s not read: %s", photo.pk, error)
         raise PhotoStoreUnavailable() from None
+
+
+def photo_store_problem() -> str | None:
+    """Why the photo store cannot be used now (the bucket does not answer, is not there or
+    refuses these credentials), or None when it can."""
+    storage = Photo._meta.get_field("image").storage
+    if not isinstance(storage, S3Storage):
+        return None
+    try:
+        storage.connection.meta.client.head_bucket(Bucket=storage.bucket_name)
+    except (BotoCoreError, ClientError) as error:
+        return str(error)
+    return None
 
 
 def _file_delete(name: str) -> None:

@@ -4,16 +4,18 @@ but never kept."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.tasks import TaskResultStatus
+from django.tasks.exceptions import TaskResultDoesNotExist
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, row_id
-from scorekeeper.models import Role
+from scorekeeper.models import Photo, PhotoStatus, Role
 from scorekeeper.views.access import game_in_play_or_404, game_or_404, photo_or_404
 from scorekeeper.views.checker import checker_page, standalone_form
 from scorekeeper.views.games import table_page, table_page_refused
@@ -22,11 +24,11 @@ from scorekeeper.views.games import table_page, table_page_refused
 @require_POST
 @login_required
 def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
-    """Read the cards in a photo taken at the table into the checker, to confirm or correct."""
+    """Keep a photo taken at the table and queue it to be read into the checker: the page
+    answers at once and shows the cards when a worker has read them."""
     game, board = game_in_play_or_404(request, pk, role=Role.SCORER)
     melds = board.melds
     photo_form = PhotoForm(request.POST, request.FILES)
-    form = CheckForm(table_melds=melds)
     photo = None
     if photo_form.is_valid():
         try:
@@ -35,25 +37,23 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except services.ActionRefused as refusal:
             photo_form.add_error("photo", str(refusal))
-        else:
-            _read_into(form, photo)
     context = {
-        "form": form,
+        "form": CheckForm(table_melds=melds),
         "photo_form": photo_form,
         "photo": photo,
-        "photo_src": reverse("photo", args=[photo.pk]) if photo else "",
         "game": game,
         "board": board,
         "melds": melds,
         "checks": board.current.checks.prefetch_related("photos")[:10],
     }
-    return checker_page(request, context, status=200)
+    return _checker_photo_page(request, context)
 
 
 @require_POST
 @login_required
 def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
-    """Read one player's cards from a photo into the score entry, keeping what else was typed."""
+    """Keep a photo of one player's cards and queue it to be read into their hand, keeping what
+    else was typed: the other hands can be typed while a worker reads it."""
     game = game_or_404(request, pk, role=Role.SCORER)
     board = selectors.game_board(game)
     if not board.scoring:
@@ -62,93 +62,89 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     seat_id = row_id(data.get("photo_seat"))
     seat = board.current.hands.filter(seat_id=seat_id).first() if seat_id else None
     upload = request.FILES.get(f"photo_{seat.seat_id}") if seat else None
+    score_form = ScoreForm(data, round_=board.current)
     if upload is None:
         return table_page(
-            request,
-            game,
-            message="Take or choose a photo first.",
-            score_form=ScoreForm(data, round_=board.current),
+            request, game, message="Take or choose a photo first.", score_form=score_form
         )
     photo_form = PhotoForm(files={"photo": upload})
     if not photo_form.is_valid():
         message = " ".join(photo_form.errors["photo"])
-    else:
-        try:
-            photo = services.photo_record(
-                game=game,
-                photo=photo_form.cleaned_data["photo"],
-                user=request.user,
-                seat=seat.seat,
-            )
-        except services.ActionRefused as refusal:
-            return table_page(
-                request,
-                game,
-                message=str(refusal),
-                score_form=ScoreForm(data, round_=board.current),
-            )
-        data[f"cards_{seat.seat_id}"] = " ".join(found["card"] for found in photo.detections)
-        data[f"points_{seat.seat_id}"] = ""
-        message, message_level = _photo_message(photo, seat.seat.player)
-        return table_page(
-            request,
-            game,
-            message=message,
-            message_level=message_level,
-            score_form=ScoreForm(data, round_=board.current),
-            photo=photo,
-            photo_seat_id=seat.seat_id,
+        return table_page(request, game, message=message, score_form=score_form)
+    try:
+        photo = services.photo_record(
+            game=game, photo=photo_form.cleaned_data["photo"], user=request.user, seat=seat.seat
         )
-    return table_page(
-        request, game, message=message, score_form=ScoreForm(data, round_=board.current)
+    except services.ActionRefused as refusal:
+        return table_page(request, game, message=str(refusal), score_form=score_form)
+    return table_page(request, game, score_form=score_form, photo=photo, photo_seat_id=seat.seat_id)
+
+
+@require_GET
+@login_required
+def photo_reading(request: HttpRequest, pk: int) -> HttpResponse:
+    """The poll of a photo being read: 204 (nothing to change) until a worker has read it, then
+    the cards read, marked on the photo, to fill into the hand or the checker."""
+    photo = photo_or_404(request, pk)
+    if photo.status == PhotoStatus.READING:
+        return HttpResponse(status=204)
+    context = {
+        "photo": photo,
+        "photo_src": reverse("photo", args=[photo.pk]),
+        "fill": f"id_cards_{photo.seat_id}" if photo.seat_id else "id_cards",
+        "player": photo.seat.player if photo.seat_id else None,
+    }
+    return render(request, "photo_read.html", context)
+
+
+@require_GET
+@login_required
+def checker_photo_reading(request: HttpRequest, task_id: str) -> HttpResponse:
+    """The poll of a standalone checker's photo: 204 until a worker has read it, then the cards
+    read, marked on the photo the page still holds. Only whoever took it may ask."""
+    try:
+        result = services.upload_read.get_result(task_id)
+    except (TaskResultDoesNotExist, ValidationError, ValueError):
+        raise Http404("No such photo") from None
+    if list(result.args[1:]) != [request.user.pk]:
+        raise Http404("No such photo")
+    if result.status in (TaskResultStatus.READY, TaskResultStatus.RUNNING):
+        return HttpResponse(status=204)
+    read = result.return_value if result.status == TaskResultStatus.SUCCESSFUL else {}
+    photo = Photo(
+        width=read.get("width", 1),
+        height=read.get("height", 1),
+        detections=read.get("detections", []),
+        status=PhotoStatus.READ if "detections" in read else PhotoStatus.UNREADABLE,
+        problem=read.get("problem", "That photo could not be read; please take it again."),
     )
-
-
-def _photo_message(photo, player) -> tuple[str, str]:
-    """What reading a hand's photo found, and how sure: a success only when every card is sure."""
-    count = len(photo.detections)
-    if not count:
-        return (
-            f"No card could be read in the photo of {player}'s hand: tap the cards instead.",
-            "warning",
-        )
-    read = ngettext(
-        "Read %(count)d card for %(player)s.", "Read %(count)d cards for %(player)s.", count
-    ) % {"count": count, "player": player}
-    unsure = len(photo.unsure_indices)
-    if unsure:
-        check = ngettext(
-            "%(unsure)d is unsure: check it on the photo below before saving.",
-            "%(unsure)d are unsure: check them on the photo below before saving.",
-            unsure,
-        ) % {"unsure": unsure}
-        return f"{read} {check}", "warning"
-    return f"{read} Count them against the photo below, then save.", "success"
-
-
-def _read_into(form: CheckForm, photo) -> None:
-    """Put the cards a photo read into the checker's cards box, the unsure ones flagged."""
-    form.initial["cards"] = " ".join(found["card"] for found in photo.detections)
-    form.fields["cards"].widget.attrs["data-unsure"] = ",".join(map(str, photo.unsure_indices))
+    context = {"photo": photo, "photo_src": "", "fill": "id_cards", "preview": True}
+    return render(request, "photo_read.html", context)
 
 
 @require_POST
 @login_required
 def checker_photo(request: HttpRequest) -> HttpResponse:
-    """Read the cards in a photo into the standalone checker. With no table to keep it for, the
-    photo is shown from the page itself and never stored."""
+    """Queue a photo to be read into the standalone checker. With no table to keep it for, it
+    is stored only until a worker has read it, and shown from the page itself."""
     photo_form = PhotoForm(request.POST, request.FILES)
     form = standalone_form(request)
     context = {"form": form, "photo_form": photo_form, "standalone": True}
     if photo_form.is_valid():
-        cleaned = photo_form.cleaned_data["photo"]
         try:
-            context["photo"] = services.photo_read(photo=cleaned)
+            context["reading_task"] = services.upload_keep(
+                photo=photo_form.cleaned_data["photo"], user=request.user
+            )
         except services.ActionRefused as refusal:
             photo_form.add_error("photo", str(refusal))
-        else:
-            context["photo_src"] = cleaned.data_url()
-            _read_into(form, context["photo"])
+    return _checker_photo_page(request, context)
+
+
+def _checker_photo_page(request: HttpRequest, context: dict) -> HttpResponse:
+    """The checker page, or for htmx only its photo: the page keeps what was typed, and the
+    photo chosen, to show it with the cards marked once they are read."""
+    if request.htmx:
+        return render(request, "checker.html#photo", context)
     return checker_page(request, context)
 
 
@@ -157,6 +153,10 @@ def checker_photo(request: HttpRequest) -> HttpResponse:
 def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
     """A stored photo, for the members of the table's club only."""
     photo = photo_or_404(request, pk)
+    if photo.status != PhotoStatus.READ:
+        # Until a worker has turned it upright without its EXIF (the place it was taken),
+        # nobody sees the upload; one that could not be read is gone.
+        raise Http404("This photo is not read yet, or could not be read")
     try:
         content = services.photo_content(photo=photo)
     except FileNotFoundError:

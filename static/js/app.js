@@ -234,3 +234,24 @@ document.addEventListener("change", (event) => {
     document.querySelectorAll("form.game-new").forEach(relabel);
   });
 })();
+
+// A photo read by a worker (photo_read.html): its cards go into the box it was taken for, as if
+// tapped in, and a standalone checker's photo is shown from the file still chosen on the page.
+document.addEventListener("htmx:afterSettle", () => {
+  document.querySelectorAll(".photo-read:not([data-filled])").forEach((read) => {
+    read.dataset.filled = "";
+    const box = document.getElementById(read.dataset.fill);
+    if (box && read.dataset.cards !== undefined) {
+      box.value = read.dataset.cards;
+      if (read.dataset.unsure) box.dataset.unsure = read.dataset.unsure;
+      else delete box.dataset.unsure;
+      window.cardChips.render(box);
+      const points = box.closest(".hand-entry")?.querySelector(".points-input");
+      if (points) points.value = "";
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    const file = document.getElementById(read.dataset.preview || "")?.files?.[0];
+    const image = read.querySelector("svg image");
+    if (file && image) image.setAttribute("href", URL.createObjectURL(file));
+  });
+});

@@ -353,6 +353,8 @@ NOT_FORMS = {
     "tv": "its address is its only input (test_views_screens)",
     "shared_standings": "its address is its input; the same StandingsForm as season_standings",
     "photo": "an image, no input",
+    "photo_reading": "a poll: its address is its only input (test_views_photos)",
+    "checker_photo_reading": "a poll: its address is its only input (test_views_screens)",
     "rules_summary": "a page, no input",
     "club_export_json": "a download, no input",
     "club_export_csv": "a download, no input",

@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.models import Photo
+from tests.factories import run_tasks
 
 PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_010.jpg"
 
@@ -69,6 +70,7 @@ def test_a_photo_is_private_and_carries_the_security_headers(client, game, membe
         reverse("table_photo", args=[game.pk]),
         {"photo": SimpleUploadedFile("meld.jpg", photo, content_type="image/jpeg")},
     )
+    run_tasks()
     response = client.get(reverse("photo", args=[Photo.objects.get().pk]))
     assert response.status_code == 200
     assert "private" in response.headers["Cache-Control"]

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 
 from scorekeeper import services
-from scorekeeper.forms import photo_clean
+from scorekeeper.forms import photo_check
 from scorekeeper.models import Photo
 from tests.factories import PHOTO, play_round
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_a_photo_of_a_table_that_finished_meanwhile_leaves_no_file(game, tmp_path):
     for _ in range(7):
         play_round(game)
-    clean = photo_clean(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
+    clean = photo_check(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
     with pytest.raises(services.ActionRefused, match="game is over"):
         services.photo_record(game=game, photo=clean, user=game.created_by)
     assert not Photo.objects.exists()
@@ -25,7 +25,7 @@ def test_a_photo_of_a_table_that_finished_meanwhile_leaves_no_file(game, tmp_pat
 
 
 def test_a_deletion_rolled_back_keeps_the_photo_and_its_file(game):
-    clean = photo_clean(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
+    clean = photo_check(SimpleUploadedFile("meld.jpg", PHOTO.read_bytes()))
     photo = services.photo_record(game=game, photo=clean, user=game.created_by)
     path = Path(photo.image.path)
     with pytest.raises(RuntimeError), transaction.atomic():

@@ -10,7 +10,8 @@ from django.urls import reverse
 from PIL import Image
 from pillow_heif import register_heif_opener
 
-from scorekeeper.models import Check, Membership, Photo, Role
+from scorekeeper import services
+from scorekeeper.models import Check, Membership, Photo, PhotoStatus, Role
 from tests.factories import (
     PHOTO,
     bad_seat,
@@ -22,6 +23,7 @@ from tests.factories import (
     play_round,
     post_refused,
     record_check,
+    run_tasks,
     score_data,
     seats,
     text_of,
@@ -39,20 +41,62 @@ def upload(client, game, name, content, content_type="image/jpeg"):
     return client.post(reverse("table_photo", args=[game.pk]), {"photo": file})
 
 
+def read(client, game, name, content, **options):
+    """A photo taken at the table, then read by a worker."""
+    response = upload(client, game, name, content, **options)
+    run_tasks()
+    return response
+
+
 def encoded(image: Image.Image, format: str, **options) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format=format, **options)
     return buffer.getvalue()
 
 
-def test_a_photo_is_read_into_the_checker_and_kept(client, member, game):
+def test_a_photo_is_kept_at_once_and_read_into_the_checker_by_a_worker(client, member, game):
     response = upload(client, game, "meld.jpg", PHOTO.read_bytes())
     assert response.status_code == 200
     photo = Photo.objects.get()
+    assert photo.status == PhotoStatus.READING and photo.detections == []
+    reading = reverse("photo_reading", args=[photo.pk])
+    assert f'hx-get="{reading}"' in text_of(response)
+    assert "Reading the photo" in text_of(response)
+    # Until a worker has read it, the poll changes nothing and nobody sees the upload.
+    assert client.get(reading).status_code == 204
+    assert client.get(reverse("photo", args=[photo.pk])).status_code == 404
+
+    run_tasks()
+    photo.refresh_from_db()
+    assert photo.status == PhotoStatus.READ
     assert "6S" in {found["card"] for found in photo.detections}
-    body = text_of(response)
-    assert "6S" in body.split('name="cards"')[1].split("</textarea>")[0]
+    body = text_of(client.get(reading))
+    assert 'data-fill="id_cards"' in body
+    assert "6S" in body.split('data-cards="')[1].split('"')[0]
     assert f'href="{reverse("photo", args=[photo.pk])}"' in body
+    assert client.get(reverse("photo", args=[photo.pk])).status_code == 200
+
+
+def test_the_photo_answers_htmx_with_the_photo_alone(client, member, game):
+    file = SimpleUploadedFile("meld.jpg", PHOTO.read_bytes(), content_type="image/jpeg")
+    response = client.post(
+        reverse("table_photo", args=[game.pk]), {"photo": file}, headers={"HX-Request": "true"}
+    )
+    body = text_of(response)
+    assert body.lstrip().startswith('<div id="photo-slot">')
+    photo = Photo.objects.get()
+    assert f'name="photo" value="{photo.pk}" form="checker-form"' in body
+
+
+def test_a_photo_read_twice_is_read_once(client, member, game):
+    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    photo = Photo.objects.get()
+    services.photo_read.enqueue(photo.pk)  # as if its worker was killed and it was queued again
+    run_tasks()
+    photo.refresh_from_db()
+    assert photo.status == PhotoStatus.READ
+    stored = [path for path in (Path(photo.image.path).parent).iterdir()]
+    assert stored == [Path(photo.image.path)]  # the upload and any second copy are gone
 
 
 def test_not_an_image_is_refused_and_nothing_is_kept(client, member, game):
@@ -83,16 +127,21 @@ def test_a_decompression_bomb_is_refused_before_it_is_decoded(client, member, ga
     assert not Photo.objects.exists()
 
 
-def test_a_truncated_photo_is_refused(client, member, game):
+def test_a_truncated_photo_is_said_to_be_damaged_once_the_worker_tried(client, member, game, media):
     content = PHOTO.read_bytes()
-    response = upload(client, game, "cut.jpg", content[: len(content) // 2])
-    assert "damaged or cut short" in text_of(response)
-    assert not Photo.objects.exists()
+    upload(client, game, "cut.jpg", content[: len(content) // 2])
+    run_tasks()
+    photo = Photo.objects.get()
+    assert photo.status == PhotoStatus.UNREADABLE and not photo.image
+    body = text_of(client.get(reverse("photo_reading", args=[photo.pk])))
+    assert "damaged or cut short" in body
+    assert "data-cards" not in body
+    assert not [path for path in media.rglob("*") if path.is_file()]
 
 
 def test_heic_from_an_ipad_is_accepted_and_stored_as_jpeg(client, member, game):
     heic = encoded(Image.open(PHOTO), "HEIF")
-    response = upload(client, game, "IMG_0001.HEIC", heic, content_type="image/heic")
+    response = read(client, game, "IMG_0001.HEIC", heic, content_type="image/heic")
     assert response.status_code == 200
     photo = Photo.objects.get()
     with photo.image.open("rb") as stored, Image.open(stored) as image:
@@ -105,7 +154,7 @@ def test_location_data_is_stripped_and_orientation_applied(client, member, game)
     exif[0x0112] = 6  # orientation: turned 90 degrees
     exif[0x8825] = {2: (52.0, 22.0, 1.0), 4: (4.0, 53.0, 2.0)}  # GPS latitude and longitude
     content = encoded(original, "JPEG", exif=exif)
-    upload(client, game, "gps.jpg", content)
+    read(client, game, "gps.jpg", content)
     photo = Photo.objects.get()
     with photo.image.open("rb") as stored, Image.open(stored) as image:
         assert not image.getexif()
@@ -116,7 +165,7 @@ def test_location_data_is_stripped_and_orientation_applied(client, member, game)
 def test_photos_are_served_to_members_only_and_can_be_deleted(
     client, member, game, django_capture_on_commit_callbacks
 ):
-    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    read(client, game, "meld.jpg", PHOTO.read_bytes())
     photo = Photo.objects.get()
     url = reverse("photo", args=[photo.pk])
     response = client.get(url)
@@ -170,27 +219,45 @@ def score_a_hand_from_a_photo(client, game, photo: Path, typed: dict[int, str]):
 def test_score_entry_reads_a_hand_from_a_photo_and_keeps_what_was_typed(client, member, game):
     seats, body = score_a_hand_from_a_photo(client, game, PHOTO, {2: "K 7"})
 
-    assert f'name="cards_{seats[1].pk}" value="6S' in body
+    photo = Photo.objects.get()
+    assert photo.seat == seats[1]
     assert f'name="cards_{seats[2].pk}" value="K 7"' in body
-    assert Photo.objects.count() == 1
+    assert f"Reading the photo of {seats[1].player}'s cards" in body
+    reading = reverse("photo_reading", args=[photo.pk])
+    assert client.get(reading).status_code == 204
+    run_tasks()
+    read = text_of(client.get(reading))
+    assert f'data-fill="id_cards_{seats[1].pk}"' in read
+    assert read.split('data-cards="')[1].startswith("6S")
 
 
 def test_a_joker_in_a_hand_photo_is_filled_in_once(client, member, game):
     # The joker's word "Joker" is read as several letter pairs: still one joker, 50 points.
-    seats, body = score_a_hand_from_a_photo(client, game, PHOTO.with_name("phone_073.jpg"), {})
+    score_a_hand_from_a_photo(client, game, PHOTO.with_name("phone_073.jpg"), {})
+    run_tasks()
+    read = text_of(client.get(reverse("photo_reading", args=[Photo.objects.get().pk])))
+    assert 'data-cards="JK"' in read
 
-    assert f'name="cards_{seats[1].pk}" value="JK"' in body
+
+def test_a_photo_being_read_is_polled_by_the_clubs_members_only(client, member, game, stranger):
+    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    reading = reverse("photo_reading", args=[Photo.objects.get(game=game).pk])
+    assert client.post(reading).status_code == 405
+    client.force_login(stranger.created_by)
+    assert client.get(reading).status_code == 404
+    client.logout()
+    assert client.get(reading).status_code == 302
 
 
 def test_a_photo_is_served_privately(client, member, game):
-    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    read(client, game, "meld.jpg", PHOTO.read_bytes())
     response = client.get(reverse("photo", args=[Photo.objects.get().pk]))
     assert "private" in response["Cache-Control"]
     assert "public" not in response["Cache-Control"]
 
 
 def test_a_photo_whose_file_is_gone_is_a_clear_404(client, member, game):
-    upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    read(client, game, "meld.jpg", PHOTO.read_bytes())
     photo = Photo.objects.get()
     Path(photo.image.path).unlink()
     assert client.get(reverse("photo", args=[photo.pk])).status_code == 404

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorekeeper import services
+from scorekeeper.forms import UploadedPhoto
 from scorekeeper.models import Membership, Role
 from tests.factories import database_state, make_game, make_user, play_round, stray_photo
 
@@ -19,8 +20,9 @@ JPEG = (Path(__file__).parents[1] / "recognition" / "photos" / "phone_010.jpg").
 
 # Who may use each endpoint, by GET and by POST: a role of the club that owns the object the URL
 # names ("viewer", "scorer", "owner"); "signed-in" for anyone with an account (nothing of a club);
-# "anyone" with no account; "-" where the method is not allowed: 405 (Django's own account views
-# send a visitor with no account to log in first).
+# "anyone" with no account; "taker" for whoever took the photo a standalone checker reads (the
+# viewer here; 404 to anyone else); "-" where the method is not allowed: 405 (Django's own
+# account views send a visitor with no account to log in first).
 ENDPOINTS = {
     "home": ("signed-in", "-"),
     "healthz": ("anyone", "-"),
@@ -74,6 +76,7 @@ ENDPOINTS = {
     "table_photo": ("-", "scorer"),
     "photo": ("viewer", "-"),
     "photo_delete": ("-", "scorer"),
+    "photo_reading": ("viewer", "-"),
     "club_standings": ("viewer", "-"),
     "season_standings": ("viewer", "-"),
     "season_close": ("-", "owner"),
@@ -85,6 +88,7 @@ ENDPOINTS = {
     "checker": ("signed-in", "signed-in"),
     "cards_preview": ("signed-in", "-"),
     "checker_photo": ("-", "signed-in"),
+    "checker_photo_reading": ("taker", "-"),
     "rules_summary": ("viewer", "-"),
     "table_photos": ("viewer", "-"),
     "club_delete": ("owner", "owner"),
@@ -143,7 +147,8 @@ def club_world(media):
     }
     (media / "photos").mkdir(parents=True)
     (media / "photos" / "stray.jpg").write_bytes(JPEG)
-    tokens = {"tv": link.token, "shared": season.share_token}
+    taken = services.upload_keep(photo=UploadedPhoto(JPEG, 1, 1), user=people["viewer"])
+    tokens = {"tv": link.token, "shared": season.share_token, "task": taken}
     return objects, tokens, people
 
 
@@ -158,6 +163,8 @@ def address(name: str, objects: dict, tokens: dict) -> str:
         kwargs["season_pk"] = objects["seasons"].pk
     if "<slug:token>" in route or "<str:token>" in route:
         kwargs["token"] = tokens[route.split("/")[0]]
+    if "<str:task_id>" in route:
+        kwargs["task_id"] = tokens["task"]
     if "<uidb64>" in route:
         kwargs |= {"uidb64": "MQ", "token": "set-password"}
     return reverse(name, kwargs=kwargs)
@@ -173,6 +180,8 @@ def expected(rule: str, visitor: str) -> str:
         return "login"
     if rule == "signed-in":
         return "allowed"
+    if rule == "taker":
+        return "allowed" if visitor == "viewer" else "404"
     if visitor == "outsider":
         return "404"
     return "allowed" if Role(visitor).allows(Role(rule)) else "403"

@@ -14,7 +14,7 @@ from django.utils import timezone
 import rules
 from scorekeeper import services
 from scorekeeper.models import Club, Event, Photo
-from tests.factories import act, make_club, make_game, make_player, play_round, seats
+from tests.factories import act, make_club, make_game, make_player, play_round, run_tasks, seats
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
 
@@ -129,27 +129,34 @@ def hand_photo(client, game, seat, content=None):
     )
 
 
-def test_a_hand_photo_is_shown_marked_in_that_hands_row(client, member, game):
+def test_a_hand_photo_is_read_and_shown_marked_in_that_hands_row(client, member, game):
     ann, ben, cleo, dev = seats(game)
     act(services.round_record_went_out, game, seat=ann)
     response = hand_photo(client, game, cleo, FAN.read_bytes())
     assert response.status_code == 200
     body = text_of(response)
     photo = Photo.objects.get()
+    reading = reverse("photo_reading", args=[photo.pk])
     cleo_row = body[body.index(f'data-seat="{cleo.pk}"') :]
     cleo_row = cleo_row[: cleo_row.index("</fieldset>")]
-    assert f'href="{reverse("photo", args=[photo.pk])}"' in cleo_row
-    assert cleo_row.count('<g class="mark') == len(photo.detections)
+    assert f'hx-get="{reading}"' in cleo_row
+    assert f"Reading the photo of {cleo.player}'s cards" in cleo_row
+    assert "Reading the photo" not in body.replace(cleo_row, "")
+
+    run_tasks()
+    photo.refresh_from_db()
+    read = text_of(client.get(reading))
+    assert f'data-fill="id_cards_{cleo.pk}"' in read
+    assert f'href="{reverse("photo", args=[photo.pk])}"' in read
+    assert read.count('<g class="mark') == len(photo.detections)
     count = len(photo.detections)
     cards = "card" if count == 1 else "cards"
-    assert f"Read {count} {cards}: they are in {cleo.player}'s cards above." in cleo_row
-    assert "a card without a box was missed" in cleo_row
-    assert "<figure" not in body.replace(cleo_row, "")
-    level = "warning" if photo.unsure_indices else "success"
-    assert f'class="message {level}"' in body
+    assert f"Read {count} {cards}: they are in {cleo.player}'s cards above." in read
+    assert "a card without a box was missed" in read
     flags = ",".join(map(str, photo.unsure_indices))
-    assert (f'data-unsure="{flags}"' in cleo_row) == bool(photo.unsure_indices)
-    assert f"Read {count} {cards} for {cleo.player}." in body
+    assert f'data-unsure="{flags}"' in read
+    cards_read = " ".join(found["card"] for found in photo.detections)
+    assert f'data-cards="{cards_read}"' in read
 
 
 def test_cards_read_unsure_are_found_by_their_place_in_the_hand():
@@ -166,15 +173,38 @@ def test_cards_read_unsure_are_found_by_their_place_in_the_hand():
     assert [mark["unsure"] for mark in photo.marks] == [False, True, True]
 
 
-def test_the_standalone_checker_reads_a_photo_shows_it_and_keeps_nothing(client, member):
+def test_the_standalone_checker_reads_a_photo_shows_it_and_keeps_nothing(client, member, media):
     file = SimpleUploadedFile("meld.jpg", PHOTO.read_bytes(), "image/jpeg")
     response = client.post(reverse("checker_photo"), {"photo": file})
     assert response.status_code == 200
     body = text_of(response)
-    assert '<image href="data:image/jpeg;base64,' in body
-    assert "6S" in body.split('name="cards"')[1].split("</textarea>")[0]
-    assert "Meld checker" in body
+    assert "Meld checker" in body and "Reading the photo" in body
+    reading = body.split('class="photo-reading" role="status" hx-get="')[1].split('"')[0]
+    assert client.get(reading).status_code == 204
+    assert [path.name for path in media.rglob("*") if path.is_file()]  # until it is read
+
+    run_tasks()
+    read = text_of(client.get(reading))
+    assert 'data-fill="id_cards"' in read and 'data-preview="checker-photo-input"' in read
+    assert "6S" in read.split('data-cards="')[1].split('"')[0]
+    assert '<image href=""' in read  # the page shows the photo it still holds
     assert not Photo.objects.exists()
+    assert not [path for path in media.rglob("*") if path.is_file()]
+    # Only whoever took it may see what was read.
+    client.force_login(make_club().memberships.get().user)
+    assert client.get(reading).status_code == 404
+    assert client.get(reverse("checker_photo_reading", args=["not-a-task"])).status_code == 404
+
+
+def test_a_standalone_photo_that_cannot_be_read_says_so(client, member, media):
+    content = PHOTO.read_bytes()
+    file = SimpleUploadedFile("cut.jpg", content[: len(content) // 2], "image/jpeg")
+    body = text_of(client.post(reverse("checker_photo"), {"photo": file}))
+    reading = body.split('class="photo-reading" role="status" hx-get="')[1].split('"')[0]
+    run_tasks()
+    read = text_of(client.get(reading))
+    assert "damaged or cut short" in read and "data-cards" not in read
+    assert not [path for path in media.rglob("*") if path.is_file()]
 
 
 def test_the_standalone_checker_refuses_a_file_that_is_no_photo(client, member):

@@ -93,7 +93,7 @@ def database_problems(record: dict, tables: list[int]) -> list[str]:
         + list(Check.objects.exclude(round__game=F("game")))
     )
     problems += [f"a row that points across tables: {row}" for row in across]
-    named = set(Photo.objects.values_list("image", flat=True))
+    named = set(Photo.objects.exclude(image="").values_list("image", flat=True))
     stored = stored_files(Photo._meta.get_field("image").storage, "photos")
     problems += [f"photo row without its file: {name}" for name in sorted(named - stored)]
     problems += [f"photo file without its row: {name}" for name in sorted(stored - named)]
