@@ -1,7 +1,8 @@
 """Two instances of the app behind a real nginx, sharing only what production instances share:
-one PostgreSQL, one object store for the photos, one secret key. Each gunicorn (as the Procfile
-runs it) works in an empty folder of its own, with its DJANGO_DATA_DIR and DJANGO_MEDIA_ROOT
-inside, so nothing on disk is shared; both trust one proxy in front (DJANGO_TRUSTED_PROXIES=1).
+one PostgreSQL, one object store for the photos, one secret key. An instance is the Procfile's
+web process (gunicorn) and its worker (the task workers that read photos), both in an empty
+folder of its own, with its DJANGO_DATA_DIR and DJANGO_MEDIA_ROOT inside, so nothing on disk is
+shared; both trust one proxy in front (DJANGO_TRUSTED_PROXIES=1).
 
     with Stack(folder) as stack:
         stack.url                       # nginx: round robin over both, failing over to the other
@@ -17,13 +18,14 @@ foreground with a generated configuration in a folder of its own, on a free loop
 
 import shutil
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
 from requests.adapters import HTTPAdapter
 
-from tools.loadtest.server import App, LoopbackSession, app_environment, release
+from tools.loadtest.server import ROOT, App, LoopbackSession, app_environment, release
 from tools.object_store import ObjectStore
 from tools.pg_cluster import Cluster, free_port, wait_for
 
@@ -140,12 +142,38 @@ class Proxy:
         self.log.close()
 
 
+class Worker:
+    """The Procfile's worker line (`manage.py task_workers`), run in `folder`; `stop()`."""
+
+    def __init__(self, environment: dict[str, str], *, log: Path, folder: Path):
+        self.log = log.open("w")
+        self.process = subprocess.Popen(
+            # manage.py by its full name: the worker's folder is not the checkout.
+            [sys.executable, str(ROOT / "manage.py"), "task_workers"],
+            cwd=folder,
+            env=environment,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def stop(self) -> None:
+        # It stops its own processes of db_worker when told to (SIGTERM).
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
 class Stack:
     """PostgreSQL, the object store, two instances and nginx in front, in `folder`."""
 
     def __init__(self, folder: Path, *, workers: int = 2):
         self.folder, self.workers = folder, workers
         self.apps: dict[str, App] = {}
+        self.task_workers: list[Worker] = []
         self.cluster = self.store = self.proxy = None
 
     def start(self) -> None:
@@ -157,27 +185,36 @@ class Stack:
             database_url=self.cluster.database_url("sk_instances"),
             data_dir=self.folder / "release",
             workers=self.workers,
-        ) | {**self.store.environment(), "DJANGO_TRUSTED_PROXIES": "1"}
+        ) | {
+            **self.store.environment(),
+            "DJANGO_TRUSTED_PROXIES": "1",
+            # One process reading photos an instance: two in all, for a machine of two cores.
+            "DJANGO_TASK_WORKERS": "1",
+        }
         release(shared)
         self.environment = shared
         # Started side by side: each takes a few seconds to load the app.
         with ThreadPoolExecutor(len(INSTANCES)) as starting:
-            started = starting.map(lambda name: self._instance(name, shared), INSTANCES)
-            self.apps = dict(zip(INSTANCES, started, strict=True))
+            for started in [starting.submit(self._instance, name, shared) for name in INSTANCES]:
+                started.result()  # an instance that did not start raises here
+        self.apps = dict(sorted(self.apps.items()))
         self.names = {f"127.0.0.1:{app.port}": name for name, app in self.apps.items()}
         upstreams = {name: f"127.0.0.1:{app.port}" for name, app in self.apps.items()}
         self.proxy = Proxy(upstreams, folder=self.folder / "nginx")
         self.url = self.proxy.url
 
-    def _instance(self, name: str, shared: dict[str, str]) -> App:
-        """One instance: the shared environment, a working folder of its own."""
+    def _instance(self, name: str, shared: dict[str, str]) -> None:
+        """Start one instance, its web process and its worker: the shared environment, a
+        working folder of its own."""
         folder = self.folder / f"instance-{name}"
         folder.mkdir()
         environment = shared | {
             "DJANGO_DATA_DIR": str(folder / "data"),
             "DJANGO_MEDIA_ROOT": str(folder / "media"),
         }
-        return App(environment, log=self.folder / f"gunicorn-{name}.log", folder=folder)
+        log = self.folder / f"worker-{name}.log"
+        self.task_workers.append(Worker(environment, log=log, folder=folder))
+        self.apps[name] = App(environment, log=self.folder / f"gunicorn-{name}.log", folder=folder)
 
     def answered_by(self, response: requests.Response) -> str:
         """Which instance answered: the last upstream nginx tried (it lists every one it tried,
@@ -190,6 +227,8 @@ class Stack:
             self.proxy.stop()
         for app in self.apps.values():
             app.stop()
+        for worker in self.task_workers:
+            worker.stop()
         if self.store:
             self.store.stop()
         if self.cluster:
