@@ -9,9 +9,11 @@ INSTANCES = {1: "One instance", 2: "Two instances behind nginx"}
 TWO_INSTANCES = (
     "Two instances: the same club night through nginx (Debian's, one worker process, a new "
     "connection to gunicorn a request, round robin) in front of two gunicorns as the Procfile "
-    "runs them (each WEB_CONCURRENCY=2, 2 threads: four workers in all), each in an empty "
-    "folder of its own, on a PostgreSQL 15 of their own, photos in an S3-compatible object "
-    "store (moto's server), DJANGO_TRUSTED_PROXIES=1."
+    "runs them (each WEB_CONCURRENCY=2, 2 threads: four workers in all), each instance with "
+    "the Procfile's worker beside it (one task worker, idle: the night takes no photos) and an "
+    "empty folder of its own, on a PostgreSQL 15 of their own, photos in an S3-compatible "
+    "object store (moto's server), DJANGO_TRUSTED_PROXIES=1. One instance: gunicorn alone, "
+    "asked directly, as in `make loadtest`."
 )
 TWO_CORES = (
     "On this two-core machine the figures show correctness, not speed-up: both instances, "
