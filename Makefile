@@ -26,9 +26,12 @@ $(VENV)/.requirements-dev: requirements-dev.txt requirements.txt | $(BIN)/python
 
 # On a laptop the app runs with DEBUG on unless DJANGO_DEBUG says otherwise.
 run: export DJANGO_DEBUG ?= true
+# A task worker runs beside the server (it reads the photos); Ctrl-C stops both.
 run: $(VENV)/.requirements
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
+	$(BIN)/python manage.py task_workers --processes 1 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 demo: export DJANGO_DEBUG ?= true

@@ -89,9 +89,13 @@ def photo_read(photo_id: int) -> str:
     try:
         content, width, height = _reencoded(photo_content(photo=photo))
         detections = _cards_in(content)
-        name = photo.image.field.generate_filename(photo, _name(photo.game))
+        # A name of its own per upload: a run killed after writing it leaves nothing behind,
+        # since the next run writes the same name again.
+        name = f"{uploaded.rsplit('.', 1)[0]}-read.jpg"
         try:
-            name = photo.image.storage.save(name, ContentFile(content))
+            photo.image.storage.delete(name)
+            if photo.image.storage.save(name, ContentFile(content)) != name:
+                raise OSError(f"the store kept {name} under another name")
         except STORE_ERRORS as error:
             logger.warning("read photo %s not stored: %s", photo_id, error)
             raise PhotoStoreUnavailable() from None

@@ -238,7 +238,7 @@ document.addEventListener("change", (event) => {
 // A photo read by a worker (photo_read.html): its cards go into the box it was taken for, as if
 // tapped in, and a standalone checker's photo is shown from the file still chosen on the page.
 document.addEventListener("htmx:afterSettle", () => {
-  document.querySelectorAll(".photo-read:not([data-filled])").forEach((read) => {
+  document.querySelectorAll(".photo-result:not([data-filled])").forEach((read) => {
     read.dataset.filled = "";
     const box = document.getElementById(read.dataset.fill);
     if (box && read.dataset.cards !== undefined) {

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from scorekeeper import services
 from scorekeeper.forms import photo_check
 from scorekeeper.models import Club, Photo
+from scorekeeper.services.backups import database_dump
 from scorekeeper.settings import photo_storage
 from tests.factories import (
     PHOTO,
@@ -161,7 +162,7 @@ def test_the_quota_counts_the_bytes_the_bucket_holds(client, member, game, bucke
 def test_a_backup_carries_the_photos_out_of_the_bucket_and_back_into_it(bucket, tmp_path):
     game = make_game(players=3)
     photo = kept_photo(game, content=PHOTO.read_bytes())
-    rows = database_state()
+    rows = database_dump()
     path = tmp_path / "backup.tar.gz"
     call_command("backup", str(path), stdout=io.StringIO())
     call_command("flush", interactive=False, verbosity=0)
@@ -171,7 +172,7 @@ def test_a_backup_carries_the_photos_out_of_the_bucket_and_back_into_it(bucket, 
     out = io.StringIO()
     call_command("restore", str(path), stdout=out)
     assert "1 photo(s)" in out.getvalue()
-    assert database_state() == rows
+    assert database_dump() == rows
     assert bucket.keys() == {photo.image.name}
     assert stored(bucket, photo.image.name) == PHOTO.read_bytes()
 

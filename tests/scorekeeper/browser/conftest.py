@@ -4,8 +4,10 @@ pytest-django's live server, at a tablet's viewport. Later features reuse `table
 import os
 import re
 import shutil
+import threading
 
 import pytest
+from django_tasks_db.management.commands.db_worker import Worker
 from playwright.sync_api import sync_playwright
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make around it
@@ -89,3 +91,25 @@ def log_in():
         page.wait_for_url("/")
 
     return log_in
+
+
+@pytest.fixture
+def task_worker(live_server):
+    """A worker beside the live server, as the Procfile runs one: django-tasks-db's own worker
+    loop, in a thread of this process (it shares the live server's test database), reading the
+    photos the pages queue."""
+    worker = Worker(
+        queue_names=["*"],
+        interval=0.1,
+        batch=False,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="browser-tests",
+        excluded_queue_names=[],
+    )
+    thread = threading.Thread(target=worker.run, daemon=True)
+    thread.start()
+    yield worker
+    worker.running = False
+    thread.join(timeout=30)

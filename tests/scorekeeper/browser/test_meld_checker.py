@@ -65,10 +65,11 @@ def test_type_pick_check_record_and_find_a_shanghai(tablet, table):
     expect(target).to_contain_text("K♣")
 
 
-def test_photo_of_a_card_fills_the_checker_to_correct(tablet, table):
+def test_photo_of_a_card_fills_the_checker_to_correct(tablet, table, task_worker):
     page = tablet
     page.locator("input[type=file][name=photo]").set_input_files(PHOTOS / "phone_010.jpg")
-    expect(page.locator("figure.photo svg .mark").first).to_be_visible()
+    expect(page.get_by_role("status")).to_contain_text("Reading the photo")
+    expect(page.locator("figure.photo svg .mark").first).to_be_visible(timeout=30_000)
     cards = page.get_by_label("Cards", exact=True)
     expect(cards).to_have_value(re.compile(r"\b6S\b"))
     photo = Photo.objects.get()

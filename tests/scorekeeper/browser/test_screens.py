@@ -195,7 +195,9 @@ def test_five_players_score_entry_and_round_fit_one_landscape_tablet(tablet, log
 PHOTOS = Path(__file__).resolve().parents[2] / "recognition" / "photos"
 
 
-def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(tablet, log_in):
+def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(
+    tablet, log_in, task_worker
+):
     page = tablet
     game = make_game(players=3)
     ann, ben, cleo = seats(game)
@@ -207,14 +209,19 @@ def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(ta
     expect(entry.get_by_role("button", name=re.compile("^Photo"))).to_be_visible()
     entry.locator("input[type=file]").set_input_files(PHOTOS / "win_016.jpg")
     entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    expect(entry.locator(".photo-reading")).to_contain_text(
+        f"Reading the photo of {ben.player.name}"
+    )
+    # Cleo's hand is typed while Ben's photo is read, and stays as typed.
+    cleo_entry = page.locator("fieldset.hand-entry").filter(has_text=cleo.player.name)
+    cleo_entry.get_by_role("button", name="5", exact=True).click()
     marks = entry.locator("figure.photo svg .mark")
     expect(marks.first).to_be_visible(timeout=30_000)  # reading takes a second on a busy machine
     photo = Photo.objects.get()
     read = [found["card"] for found in photo.detections]
     expect(marks).to_have_count(len(read))
-    expect(page.locator(".message.success, .message.warning")).to_contain_text(
-        f"for {ben.player.name}"
-    )
+    expect(entry.locator("figcaption")).to_contain_text(f"{ben.player.name}'s cards above")
+    expect(cleo_entry.get_by_label("Cards", exact=True)).to_have_value("5")
     chips = entry.locator(".card-chips .chip")
     expect(chips).to_have_count(len(read))
     expect(entry.locator(".chip.unsure")).to_have_count(len(photo.unsure_indices))
@@ -233,25 +240,23 @@ def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(ta
     for left in range(len(read) - 1, 9, -1):
         chips.last.click()
         expect(chips).to_have_count(left)
-    page.locator("fieldset.hand-entry").filter(has_text=cleo.player.name).get_by_role(
-        "button", name="5", exact=True
-    ).click()
     page.get_by_role("button", name=re.compile("Save contract 1")).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
     saved = Hand.objects.get(round__number=1, seat=ben).cards.split()
     assert saved == ["K", *read[1:10]]
 
 
-def test_the_standalone_checker_has_a_photo_button_too(tablet, log_in):
+def test_the_standalone_checker_has_a_photo_button_too(tablet, log_in, task_worker):
     page = tablet
     user = make_club().memberships.get().user
     log_in(page, user)
     page.goto(reverse("checker"))
     expect(page.get_by_role("button", name=re.compile("^Photo"))).to_be_visible()
     page.locator("input[type=file][name=photo]").set_input_files(PHOTOS / "phone_010.jpg")
-    expect(page.locator("figure.photo svg .mark").first).to_be_visible()
+    expect(page.locator("figure.photo svg .mark").first).to_be_visible(timeout=30_000)
     expect(page.get_by_label("Cards", exact=True)).to_have_value(re.compile(r"\b6S\b"))
-    assert page.locator("figure.photo image").get_attribute("href").startswith("data:image/jpeg")
+    # The photo shown is the one the page holds: it was kept only until it was read.
+    assert page.locator("figure.photo image").get_attribute("href").startswith("blob:")
     assert not Photo.objects.exists()
 
 
