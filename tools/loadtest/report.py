@@ -195,7 +195,10 @@ def growth(results: list[dict]) -> list[str]:
             f"| {cpu['gunicorn'][0]:.0f} | {cpu['postgresql'][0]:.0f} "
             f"| {cpu['locust'][0]:.0f} | {cpu_per_request(result):.0f} |"
         )
-    busiest = max(results[-1]["cpu"].items(), key=lambda item: item[1][0])
+    busiest = max(
+        ((name, cpu) for name, cpu in results[-1]["cpu"].items() if name != "other processes"),
+        key=lambda item: item[1][0],
+    )
     lines += [
         "",
         f"At {heading(results[-1])} the busiest process group is {busiest[0]} "

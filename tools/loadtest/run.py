@@ -72,6 +72,12 @@ class CpuSampler(threading.Thread):
         }
 
 
+def others(groups) -> list[psutil.Process]:
+    """Every process but those of `groups` (callables listing processes) and this one."""
+    known = {process.pid for find in groups for process in find()} | {os.getpid()}
+    return [process for process in psutil.process_iter() if process.pid not in known]
+
+
 def family(pid: int) -> list[psutil.Process]:
     try:
         parent = psutil.Process(pid)
@@ -151,9 +157,13 @@ def club_night(
         max_requests=400 * run_time,
         tap_seconds=tap_seconds,
     )
-    sampler = CpuSampler(
-        servers | {"postgresql": lambda: family(postmaster), "locust": lambda: family(process.pid)}
-    )
+    groups = servers | {
+        "postgresql": lambda: family(postmaster),
+        "locust": lambda: family(process.pid),
+    }
+    # What else the machine ran meanwhile: on a shared machine, figures taken while other work
+    # used the cores are not the app's.
+    sampler = CpuSampler(groups | {"other processes": lambda: others(groups.values())})
     sampler.start()
     seen = during(seeded) if during else None
     process.wait()
@@ -263,6 +273,12 @@ def two_instances(folder: Path):
             "servers": {
                 "gunicorn": lambda: family(a.pid) + family(b.pid),
                 "nginx": lambda: family(stack.proxy.process.pid),
+                "task workers": lambda: [
+                    process
+                    for worker in stack.task_workers
+                    for process in family(worker.process.pid)
+                ],
+                "object store": lambda: family(stack.store.process.pid),
             },
         }
 
