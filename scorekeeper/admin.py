@@ -155,3 +155,47 @@ class ResultAdmin(ReadOnlyAdmin):
     list_filter = ["club", "season"]
     search_fields = ["player__name", "club__name"]
     list_select_related = ["game", "player"]
+
+
+@admin.register(models.OwnerAction)
+class OwnerActionAdmin(ReadOnlyAdmin):
+    """The clubs' audit trails: what their owners did."""
+
+    list_display = ["done_at", "club", "user", "summary"]
+    list_filter = ["club"]
+    search_fields = ["summary", "club__name", "user__username"]
+    list_select_related = ["club", "user"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.MemberSession)
+class MemberSessionAdmin(ReadOnlyAdmin):
+    """Which browsers each account signed in from (the keys themselves not shown)."""
+
+    list_display = ["user", "signed_in_at"]
+    search_fields = ["user__username"]
+    exclude = ["session_key"]  # a live session's key would let its reader in as that member
+
+
+@admin.register(models.ClubImport)
+class ClubImportAdmin(ReadOnlyAdmin):
+    """Club exports imported by the workers: how each ended (the file itself is not shown)."""
+
+    list_display = ["created_at", "club", "status", "tables", "finished_at"]
+    list_filter = ["status"]
+    search_fields = ["club__name"]
+    list_select_related = ["club"]
+    exclude = ["document"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("document")
+
+
+@admin.register(models.Recount)
+class RecountAdmin(ReadOnlyAdmin):
+    """Recounts waiting for a worker; each is deleted when done."""
+
+    list_display = ["created_at", "club", "rebuild", "since_finished_at"]
+    list_select_related = ["club"]

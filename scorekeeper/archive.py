@@ -52,7 +52,18 @@ EXPORTED = [
     Result,
 ]
 # A TV link, like a season's share link, opens a table to anyone: a copy makes its own.
-NOT_EXPORTED = {"Club", "Membership", "Photo", "TableLink"}
+# Imports and recounts are work queued for the club, not its record; the owners' audit trail and
+# the accounts' sessions are this site's, not the club's.
+NOT_EXPORTED = {
+    "Club",
+    "Membership",
+    "Photo",
+    "TableLink",
+    "ClubImport",
+    "Recount",
+    "OwnerAction",
+    "MemberSession",
+}
 # A season's share link opens its standings to anyone: it is not copied with the club (a copy
 # shares when asked, and the original's link keeps pointing only at the original).
 NOT_EXPORTED_FIELDS = {(Season, "share_token")}
@@ -155,7 +166,15 @@ def _row_out(model, row, local, accounts) -> dict:
         seat, meld = local[Seat].get, local[TableMeld].get
         out["before"] = event_ids_moved(row.before, seat, meld)
         out["after"] = event_ids_moved(row.after, seat, meld)
+    if model is Result:
+        out["others"] = others_moved(row.others, local[Player].get)
     return out
+
+
+def others_moved(value, player) -> dict:
+    """A result's places of the table's other players ({player id: place}), each player id
+    passed through `player`."""
+    return {str(player(int(key))): place for key, place in value.items()}
 
 
 def _plain(value):
@@ -192,8 +211,9 @@ def club_export_json(club: Club) -> str:
 # Reading a document (services/imports.py restores it)
 
 
-def document_payload(document: bytes | str) -> dict:
-    """The payload of a document, if it is an intact file of this format and version."""
+def document_parsed(document: bytes | str) -> dict:
+    """The document read as JSON, if it is a club export of this format and version. Its checksum
+    and tables are left to `document_payload`: reading is all a web request does with a file."""
     try:
         parsed = json.loads(document)
     except (ValueError, RecursionError):
@@ -207,6 +227,20 @@ def document_payload(document: bytes | str) -> dict:
             f"This export is format version {parsed.get('version')!r}; "
             f"this app reads version {VERSION}."
         )
+    return parsed
+
+
+def document_table_count(parsed: dict) -> int:
+    """How many tables a parsed document says it holds (0 when it says nothing readable)."""
+    payload = parsed.get("payload")
+    tables = payload.get("models") if isinstance(payload, dict) else None
+    games = tables.get(model_key(Game)) if isinstance(tables, dict) else None
+    return len(games) if isinstance(games, list) else 0
+
+
+def document_payload(document: bytes | str) -> dict:
+    """The payload of a document, if it is an intact file of this format and version."""
+    parsed = document_parsed(document)
     payload = parsed.get("payload")
     if not isinstance(payload, dict) or parsed.get("sha256") != _checksum(payload):
         raise ImportRefused(

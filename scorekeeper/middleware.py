@@ -3,7 +3,9 @@ or the database, the polls of unchanged tables, answered before the session, the
 page needs, and the time zone each request starts in."""
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import resolve_url
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
@@ -19,6 +21,26 @@ def health_check(get_response):
     def middleware(request):
         if request.path_info == "/healthz":
             return healthz(request)
+        return get_response(request)
+
+    return middleware
+
+
+def request_size_limit(get_response):
+    """413 for a request whose body is larger than any upload the app takes, said by its
+    Content-Length: refused before a byte of it is read, so nothing is spooled to disk."""
+
+    def middleware(request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.REQUEST_MAX_BYTES:
+            limit = settings.REQUEST_MAX_BYTES // (1024 * 1024)
+            body = render_to_string("413.html", {"limit": limit})
+            response = HttpResponse(body, status=413)
+            response["Connection"] = "close"  # the rest of the body is not read
+            return response
         return get_response(request)
 
     return middleware

@@ -567,3 +567,118 @@ class Result(models.Model):
 
     def __str__(self):
         return f"{self.player} placed {self.place} at {self.game}"
+
+
+class MemberSession(models.Model):
+    """A browser signed in to an account: the sessions themselves name no user, so the ones to
+    end for "log out everywhere else" are found here."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signed_in"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    signed_in_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.user} since {self.signed_in_at:%Y-%m-%d %H:%M}"
+
+
+class OwnerAction(models.Model):
+    """What an owner did that changed who runs the club or what it keeps (roles, the invite
+    code, removals, deletions, imports), in words, for the members page: the club's audit
+    trail. Kept when the owner leaves; gone with the club."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="owner_actions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    summary = models.CharField(max_length=300)
+    done_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-done_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.user or 'A former member'} {self.summary}"
+
+
+class ImportStatus(models.TextChoices):
+    QUEUED = "queued", "waiting for a worker"
+    IMPORTING = "importing", "being imported"
+    IMPORTED = "imported", "imported"
+    REFUSED = "refused", "refused"
+
+
+UNDER_WAY = [ImportStatus.QUEUED, ImportStatus.IMPORTING]
+
+
+class ClubImport(Recorded):
+    """A club export being imported into a club by a worker. The file is kept here only until
+    the worker has imported or refused it; then what was imported, or why not, is."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="imports")
+    status = models.CharField(max_length=10, choices=ImportStatus, default=ImportStatus.QUEUED)
+    document = models.BinaryField(default=b"", editable=False)
+    # The tables the file holds, counted when it was queued, to say what is being imported.
+    tables = models.PositiveIntegerField(default=0)
+    # The rows restored by model ({"player": 4, ...}), or why nothing was, in the player's words.
+    counts = models.JSONField(default=dict, blank=True)
+    problem = models.TextField(blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            # A second file would find the club no longer empty: one import a club at a time.
+            models.UniqueConstraint(
+                fields=["club"],
+                condition=models.Q(status__in=UNDER_WAY),
+                name="club_import_one_under_way",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Import {self.pk} into {self.club_id} ({self.status})"
+
+    def get_absolute_url(self):
+        return reverse("club_import_progress", args=[self.pk])
+
+    @property
+    def under_way(self) -> bool:
+        return self.status in UNDER_WAY
+
+
+class Recount(models.Model):
+    """A recount of a club's standings waiting for a worker: the ratings replayed from a table on
+    (a finished table deleted or changed with later tables after it), or every result rewritten
+    from the rounds (`rebuild`, the owners' button). One a club; the worker deletes it when done,
+    so while it exists the standings are out of date."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    rebuild = models.BooleanField(default=False)
+    # Replay from this place in game order (finished_at, table id) on; from the first table when
+    # empty. The table itself may be gone, so its id is a number, not a key.
+    since_finished_at = models.DateTimeField(null=True, blank=True)
+    since_game_id = models.PositiveBigIntegerField(null=True, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club"], name="recount_one_a_club"),
+            models.CheckConstraint(
+                condition=models.Q(since_finished_at__isnull=True, since_game_id__isnull=True)
+                | models.Q(since_finished_at__isnull=False, since_game_id__isnull=False),
+                name="recount_since_whole",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Recount of club {self.club_id}"
+
+    @property
+    def since(self) -> tuple | None:
+        """Where the replay starts, (finished_at, table id), or None for the first table."""
+        if self.rebuild or self.since_finished_at is None:
+            return None
+        return (self.since_finished_at, self.since_game_id)

@@ -4,7 +4,8 @@ table is unchanged the answer is 304 Not Modified after one query.
 A table's ETag is its id and version (`Game.version` moves on with every write). The round
 screen's poll address carries a signature of (table, user) made for the session that loaded the
 page, so the unchanged answer needs neither the session row nor the user row: its one query reads
-the version and checks that the user still belongs to the table's club. A poll without a valid
+the version and checks that the user still belongs to the table's club and that the session is
+still signed in. A poll without a valid
 signature (another session, a logged-out browser, an expired one) goes through the ordinary login
 and ownership checks instead; it costs more queries, never more access.
 """
@@ -79,7 +80,12 @@ def unchanged(request: HttpRequest) -> HttpResponse | None:
     if match.url_name == "game_live":
         screen, pk = "table", match.kwargs["pk"]
         user_id = poll_user_id(request, pk)
-        version = selectors.table_version_for_member(pk=pk, user_id=user_id) if user_id else None
+        session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+        version = (
+            selectors.table_version_for_member(pk=pk, user_id=user_id, session_key=session_key)
+            if user_id
+            else None
+        )
     elif match.url_name == "tv":
         screen, (pk, version) = "tv", selectors.tv_link_version(match.kwargs["token"]) or (0, None)
     else:

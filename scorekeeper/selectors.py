@@ -2,8 +2,10 @@
 
 from dataclasses import dataclass, field
 
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.utils import timezone
 
 import rules
 from rules.standings import places
@@ -16,11 +18,17 @@ from .models import (
     Hand,
     Membership,
     PhotoStatus,
+    Recount,
     Round,
     Seat,
     TableLink,
     TableMeld,
 )
+
+
+def standings_recounting(club: Club) -> bool:
+    """Whether a worker has yet to recount the club's standings (its ratings are out of date)."""
+    return Recount.objects.filter(club_id=club.pk).exists()
 
 
 def games_for_club(club: Club):
@@ -258,7 +266,8 @@ def table_melds(round_: Round):
 _MEMBER_VERSION = (
     f"SELECT game.version FROM {Game._meta.db_table} game"
     f" INNER JOIN {Membership._meta.db_table} membership ON membership.club_id = game.club_id"
-    " WHERE game.id = %s AND membership.user_id = %s"
+    f" INNER JOIN {Session._meta.db_table} session ON session.session_key = %s"
+    " WHERE game.id = %s AND membership.user_id = %s AND session.expire_date > %s"
 )
 _TV_LINK_VERSION = (
     f"SELECT link.game_id, game.version FROM {TableLink._meta.db_table} link"
@@ -272,9 +281,10 @@ def _one_row(sql: str, parameters: list) -> tuple | None:
         return cursor.fetchone()
 
 
-def table_version_for_member(*, pk: int, user_id: int) -> int | None:
-    """The table's version if the user belongs to its club, else None."""
-    row = _one_row(_MEMBER_VERSION, [pk, user_id])
+def table_version_for_member(*, pk: int, user_id: int, session_key: str) -> int | None:
+    """The table's version if the user belongs to its club and the session is still signed in
+    (a logged-out or expired session has no row), else None."""
+    row = _one_row(_MEMBER_VERSION, [session_key, pk, user_id, timezone.now()])
     return row[0] if row else None
 
 
@@ -305,3 +315,10 @@ def changes_since(game: Game, version: int, *, most: int = 3) -> list[str]:
         return []
     events = game.events.order_by("-pk")[:behind]
     return [event.description for event in events]
+
+
+def other_browsers(*, user, session_key: str) -> int:
+    """How many other browsers are signed in to `user`'s account now (a session logged out or
+    expired has no row any more)."""
+    live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
+    return user.signed_in.filter(session_key__in=live).exclude(session_key=session_key).count()

@@ -6,6 +6,7 @@ DEBUG only when asked. Production refuses to start on a missing or placeholder s
 
 import os
 from datetime import timedelta
+from email.utils import formataddr, getaddresses
 from ipaddress import ip_network
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -82,7 +83,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scorekeeper.logs.request_id",
     "scorekeeper.middleware.health_check",
+    "scorekeeper.middleware.request_size_limit",
     "django.middleware.security.SecurityMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -138,6 +141,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-scorekeeper.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+SERIALIZATION_MODULES = {"json": "scorekeeper.serializers"}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -241,7 +245,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # WhiteNoise's own list of types lacks the web app manifest's.
 WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
@@ -311,9 +315,16 @@ if not 0 < PHOTO_MAX_PIXELS <= RECOGNIZER_MAX_PIXELS:
         f"{RECOGNIZER_MAX_PIXELS // 1_000_000}: the recognizer reads no larger photo."
     )
 
+# The most players a club keeps (retired ones apart): every new-table page lists them all.
+PLAYERS_PER_CLUB = env_int("DJANGO_PLAYERS_PER_CLUB", 500)
+
 # The largest club export an upload may be: 100 tables make about 2 MB and take about 3 s to
 # import, so 10 MB stays well inside the web worker's timeout (the command has no limit).
 CLUB_IMPORT_MAX_BYTES = env_int("DJANGO_CLUB_IMPORT_MAX_MB", 10) * 1024 * 1024
+
+# A request body larger than any upload the app takes (a photo or a club export, and a margin
+# for the form around it) is refused from its Content-Length, before it is read or spooled.
+REQUEST_MAX_BYTES = max(PHOTO_MAX_BYTES, CLUB_IMPORT_MAX_BYTES) + 1024 * 1024
 
 # No inline scripts or styles anywhere: everything is served from our own static files.
 SECURE_CSP = {
@@ -350,9 +361,49 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# One line a record, with its request's id; errors (5xx) also e-mailed to DJANGO_ADMINS outside
+# DEBUG, and sent to Sentry when SENTRY_DSN names a project.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "request_id": {"()": "scorekeeper.logs.RequestIdFilter"},
+        "client_errors_in_one_line": {"()": "scorekeeper.logs.ClientErrorsInOneLine"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "line": {"format": "{levelname} [{request_id}] {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id", "client_errors_in_one_line"],
+            "formatter": "line",
+        },
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+            "class": "django.utils.log.AdminEmailHandler",
+        },
+    },
+    # Django's own console handler printed its lines a second time beside the root's.
+    "loggers": {"django": {"handlers": ["mail_admins"], "level": "INFO", "propagate": True}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+ADMINS = [
+    formataddr(address)
+    for address in getaddresses([os.environ.get("DJANGO_ADMINS", "")])
+    if address[1]
+]
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Whom /.well-known/security.txt tells to report a security flaw to.
+SECURITY_CONTACT = os.environ.get("DJANGO_SECURITY_CONTACT", "").strip() or (
+    getaddresses(ADMINS)[0][1] if ADMINS else getaddresses([DEFAULT_FROM_EMAIL])[0][1]
+)
+
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    import sentry_sdk
+
+    # No personal data: Sentry sees the error and the request's path, not who made it.
+    sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, traces_sample_rate=0)

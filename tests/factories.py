@@ -147,20 +147,25 @@ def kept_photo(game: Game, size: int = 1000, content: bytes | None = None, **fie
     )
 
 
+def make_worker(name: str = "tests", *, interval: float = 0) -> Worker:
+    """django-tasks-db's own worker, as `db_worker` makes it, taking tasks from every queue."""
+    return Worker(
+        queue_names=["*"],
+        interval=interval,
+        batch=False,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id=name,
+        excluded_queue_names=[],
+    )
+
+
 def run_tasks() -> int:
     """Run every queued task (photos to read, ...) with django-tasks-db's own worker, claiming
     each as `db_worker` does, until none is left; returns how many. Not `db_worker` itself: its
     loop closes the database connection between tasks, which would end the test's transaction."""
-    worker = Worker(
-        queue_names=["*"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="tests",
-        excluded_queue_names=[],
-    )
+    worker = make_worker()
     ran = 0
     while (queued := DBTaskResult.objects.ready().get_locked()) is not None:
         queued.claim(worker.worker_id)
@@ -254,6 +259,12 @@ def database_state() -> dict:
             models.Membership.objects.order_by("pk").values_list("pk", "user_id", "role")
         ),
         "tv_links": list(models.TableLink.objects.order_by("pk").values_list("pk", "token")),
+        "imports": list(models.ClubImport.objects.order_by("pk").values_list("pk", "status")),
+        "recounts": list(
+            models.Recount.objects.order_by("pk").values_list(
+                "pk", "rebuild", "since_finished_at", "since_game_id"
+            )
+        ),
     }
 
 

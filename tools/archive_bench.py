@@ -1,4 +1,6 @@
-"""Time a club's JSON export and import, and the CSV, on a club of N finished tables.
+"""Time a club's JSON export and import (what the request does, what the worker does), the CSV,
+and recounting its standings (the owners' rebuild, and deleting its first finished table: the
+request, then the worker's recount), on a club of N finished tables.
 
     DJANGO_DEBUG=true DJANGO_DATA_DIR=/tmp/archive-bench .venv/bin/python -m tools.archive_bench 100
 
@@ -23,6 +25,7 @@ def main(tables: int) -> dict:
 
     import rules
     from scorekeeper import archive, score_sheet, services
+    from scorekeeper.models import Recount
 
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="archive-bench")
@@ -60,16 +63,38 @@ def main(tables: int) -> dict:
     csv_seconds = time.perf_counter() - started
     copy = services.club_create(user=user, name=f"{club.name} copy")
     started = time.perf_counter()
-    counts = services.club_import(user=copy.owner(), club=copy, document=document)
+    queued = services.club_import_queue(club=copy, user=user, document=document.encode())
+    import_request = time.perf_counter() - started
+    started = time.perf_counter()
+    counts = services.club_import_run.call(queued.pk)  # as a worker runs it
     imported = time.perf_counter() - started
+
+    started = time.perf_counter()
+    services.results_rebuild(club=club)
+    rebuilt = time.perf_counter() - started
+    started = time.perf_counter()
+    services.ratings_replay(club_id=club.pk)
+    replayed = time.perf_counter() - started
+    first = club.games.finished().order_by("finished_at", "pk").first()
+    started = time.perf_counter()
+    services.game_delete(game=first, user=user)
+    delete_request = time.perf_counter() - started
+    started = time.perf_counter()
+    services.recount_run.call(Recount.objects.get(club=club).pk)
+    recounted = time.perf_counter() - started
     return {
         "tables": tables,
         "rows": sum(counts.values()),
         "json_mb": round(len(document.encode()) / 2**20, 2),
         "export_s": round(exported, 2),
+        "import_request_s": round(import_request, 3),
         "import_s": round(imported, 2),
         "csv_rows": sheet.count("\n") - 1,
         "csv_s": round(csv_seconds, 2),
+        "rebuild_s": round(rebuilt, 3),
+        "replay_s": round(replayed, 3),
+        "delete_first_table_request_s": round(delete_request, 3),
+        "recount_s": round(recounted, 3),
     }
 
 

@@ -4,14 +4,21 @@ changes everything it should or nothing at all, raising ActionRefused with the p
 One module a subject: accounts, clubs (clubs, players, seasons, rule profiles, starting a table),
 members (the invite code, roles, removing and leaving), tables (the versioned write and the round
 screen's taps), melds, scores, undo, checks, photos, TV links, backups, and imports (a club
-restored from its export); `seasons` closes and shares seasons and plays a finished table again;
-`ratings` keeps each finished table's results and the ratings; `events` builds each kind of
+restored from its export, by a worker); `seasons` closes and shares seasons and plays a finished
+table again; `ratings` keeps each finished table's results and the ratings (recounted by a
+worker when a change reaches past the club's latest table); `events` builds each kind of
 history entry's payload; `deletions` deletes players, profiles, seasons, tables and clubs
 without breaking a finished table. Every write checks the member's role with
 `roles.role_require` first: a RoleRefused is a PermissionDenied, answered with the 403 page and
-its reason."""
+its reason. What takes a worker is a task (`django.tasks`) the service queues in its own
+transaction and the worker runs once, however often it is started."""
 
-from .accounts import account_delete, account_email_change
+from .accounts import (
+    account_delete,
+    account_email_change,
+    session_remember,
+    sessions_end_others,
+)
 from .checks import check_record
 from .clubs import (
     club_create,
@@ -23,7 +30,7 @@ from .clubs import (
     season_create,
 )
 from .deletions import club_delete, game_delete, player_delete, profile_delete, season_delete
-from .imports import club_import
+from .imports import club_import, club_import_queue, club_import_run
 from .melds import meld_lay_off, melds_record, shanghai_claim_onto
 from .members import (
     club_invite_rotate,
@@ -41,8 +48,20 @@ from .photos import (
     upload_keep,
     upload_read,
 )
-from .ratings import ratings_replay, results_rebuild, results_refresh
-from .refusals import ActionRefused, ImportRefused, PhotoStoreUnavailable, StaleState
+from .ratings import (
+    ratings_replay,
+    recount_queue,
+    recount_run,
+    results_rebuild,
+    results_refresh,
+)
+from .refusals import (
+    ActionRefused,
+    ImportRefused,
+    PhotoStoreUnavailable,
+    StaleState,
+    WrongPassword,
+)
 from .roles import RoleRefused, role_require
 from .scores import round_edit, round_score
 from .seasons import game_play_again, season_close, season_share, season_unshare
@@ -58,11 +77,14 @@ __all__ = [
     "account_delete",
     "account_email_change",
     "StaleState",
+    "WrongPassword",
     "action_undo",
     "check_record",
     "club_create",
     "club_delete",
     "club_import",
+    "club_import_queue",
+    "club_import_run",
     "club_invite_rotate",
     "club_invite_set",
     "club_join",
@@ -87,6 +109,8 @@ __all__ = [
     "profile_delete",
     "profile_save",
     "ratings_replay",
+    "recount_queue",
+    "recount_run",
     "results_rebuild",
     "results_refresh",
     "role_require",
@@ -98,6 +122,8 @@ __all__ = [
     "season_delete",
     "season_share",
     "season_unshare",
+    "session_remember",
+    "sessions_end_others",
     "shanghai_claim_onto",
     "shanghai_record",
     "tv_link_create",

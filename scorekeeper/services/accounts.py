@@ -1,10 +1,11 @@
 """A member's own account: the e-mail address for password resets, and leaving for good."""
 
+from django.contrib.sessions.models import Session
 from django.db import transaction
 
-from scorekeeper.models import Club, Membership, Role
+from scorekeeper.models import Club, MemberSession, Membership, Role
 
-from .refusals import ActionRefused
+from .refusals import ActionRefused, WrongPassword
 
 
 @transaction.atomic
@@ -20,7 +21,7 @@ def account_delete(*, user, password: str) -> None:
     the other members: they no longer say who recorded what. A club this account is the only
     owner of would be left with nobody able to run it, so that is refused first."""
     if not user.check_password(password):
-        raise ActionRefused("That is not your password, so the account was not deleted.")
+        raise WrongPassword("That is not your password, so the account was not deleted.")
     owned = user.memberships.filter(role=Role.OWNER).values("club")
     others = Membership.objects.filter(club__in=owned, role=Role.OWNER).exclude(user=user)
     alone = Club.objects.filter(pk__in=owned).exclude(pk__in=others.values("club"))
@@ -30,3 +31,19 @@ def account_delete(*, user, password: str) -> None:
             "member an owner first, or nobody could run the club again."
         )
     user.delete()
+
+
+def session_remember(*, user, session_key: str) -> None:
+    """Note that `user` signed in with this session (called as Django logs a member in)."""
+    MemberSession.objects.get_or_create(session_key=session_key, defaults={"user": user})
+
+
+@transaction.atomic
+def sessions_end_others(*, user, session_key: str) -> int:
+    """Sign `user` out of every browser but the one with `session_key` (a phone left at the
+    club, a borrowed tablet). Returns how many were signed out."""
+    others = MemberSession.objects.filter(user=user).exclude(session_key=session_key)
+    keys = list(others.values_list("session_key", flat=True))
+    ended, _ = Session.objects.filter(session_key__in=keys).delete()
+    others.delete()
+    return ended

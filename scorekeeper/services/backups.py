@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import io
 import json
+import os
 import tarfile
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -72,7 +73,10 @@ def backup_write(*, path: Path) -> dict:
         "migrations": _migrations(),
         "files": {name: _sha256(data) for name, data in files.items()},
     }
-    with tarfile.open(path, "w:gz") as archive:
+    # The whole club's rows and photos: readable by whoever runs the app, nobody else.
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)  # a file already there keeps its mode otherwise
+    with os.fdopen(descriptor, "wb") as file, tarfile.open(fileobj=file, mode="w:gz") as archive:
         entries = {"manifest.json": json.dumps(manifest, indent=1).encode(), **files}
         for name, data in entries.items():
             info = tarfile.TarInfo(name)

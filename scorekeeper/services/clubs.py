@@ -76,6 +76,11 @@ def player_create(*, club: Club, user, name: str) -> Player:
     their record."""
     role_require(club=club, user=user, role=Role.SCORER)
     name = _name_checked(name=name, model=Player, taken=club.players.filter(retired=False))
+    if club.players.filter(retired=False).count() >= settings.PLAYERS_PER_CLUB:
+        raise ActionRefused(
+            f"{club} has {settings.PLAYERS_PER_CLUB} players, the most a club keeps: delete "
+            "those who no longer play (on their page) to add new ones."
+        )
     for retired in club.players.filter(retired=True):
         if name_key(retired.name) == name_key(name):
             retired.retired = False

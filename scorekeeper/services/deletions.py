@@ -10,20 +10,16 @@ from django.db import transaction
 from scorekeeper import previews
 from scorekeeper.models import Club, Game, Photo, Player, Role, Round, RulesProfile, Season
 
+from .audit import owner_action_record
 from .photos import photos_drop
-from .ratings import ratings_replay
+from .ratings import ratings_catch_up
 from .refusals import ActionRefused
-from .roles import role_require
+from .roles import club_lock, role_require
 
 
 def _allowed(preview: previews.DeletionPreview) -> None:
     if preview.refusal:
         raise ActionRefused(preview.refusal)
-
-
-def _club_lock(club_id: int) -> None:
-    # One club's ratings are replayed by one transaction at a time (as results_refresh does).
-    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
 
 
 def _games_drop(games) -> None:
@@ -41,6 +37,7 @@ def player_delete(*, player: Player, user) -> Player | None:
     their name and totals, but the roster and new tables no longer offer them. Returns the
     retired player, or None when the player was deleted outright."""
     role_require(club=player.club_id, user=user, role=Role.OWNER)
+    owner_action_record(club_id=player.club_id, user=user, summary=f"deleted player {player}")
     if not player.seats.exists():
         player.delete()
         return None
@@ -55,6 +52,9 @@ def profile_delete(*, profile: RulesProfile, user) -> None:
     club's last profile stays: new tables need one."""
     role_require(club=profile.club_id, user=user, role=Role.OWNER)
     _allowed(previews.profile_preview(profile))
+    owner_action_record(
+        club_id=profile.club_id, user=user, summary=f"deleted the house rules {profile}"
+    )
     profile.delete()
 
 
@@ -63,6 +63,7 @@ def season_delete(*, season: Season, user) -> None:
     """Delete a season no table was played in; one with tables, or the club's last, stays."""
     role_require(club=season.club_id, user=user, role=Role.OWNER)
     _allowed(previews.season_preview(season))
+    owner_action_record(club_id=season.club_id, user=user, summary=f"deleted the season {season}")
     season.delete()
 
 
@@ -70,13 +71,14 @@ def season_delete(*, season: Season, user) -> None:
 def game_delete(*, game: Game, user) -> None:
     """Delete a table, in play or finished, with its rounds, history, checks and photos. A
     finished table's results leave the standings, and the ratings of every later table are
-    replayed without it."""
+    replayed without it (by a worker: `ratings_catch_up`)."""
     role_require(club=game.club_id, user=user, role=Role.OWNER)
-    _club_lock(game.club_id)
+    club_lock(game.club_id)
     finished_at = game.results.values_list("finished_at", flat=True).first()
+    owner_action_record(club_id=game.club_id, user=user, summary=f"deleted {game}")
     _games_drop(Game.objects.filter(pk=game.pk))
     if finished_at is not None:
-        ratings_replay(club_id=game.club_id, since=(finished_at, game.pk))
+        ratings_catch_up(club_id=game.club_id, since=(finished_at, game.pk))
 
 
 @transaction.atomic
@@ -86,6 +88,6 @@ def club_delete(*, club: Club, user, confirm_name: str) -> None:
     role_require(club=club, user=user, role=Role.OWNER)
     if confirm_name.strip() != club.name:
         raise ActionRefused(f"Type the club's name, {club.name}, exactly to delete it.")
-    _club_lock(club.pk)
+    club_lock(club.pk)
     _games_drop(Game.objects.filter(club=club))
     club.delete()

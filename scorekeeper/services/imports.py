@@ -1,16 +1,34 @@
-"""Restoring a club from its export (the format is scorekeeper.archive's)."""
+"""Restoring a club from its export (the format is scorekeeper.archive's): queued by a request
+and run by a worker, or run at once by the `club_import` command."""
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connections, router, transaction
+from django.tasks import task
+from django.utils import timezone
 
 import rules
 from scorekeeper import archive
-from scorekeeper.models import Club, Event, Game, Role, RulesProfile, Seat, TableMeld
+from scorekeeper.models import (
+    UNDER_WAY,
+    Club,
+    ClubImport,
+    Event,
+    Game,
+    Hand,
+    ImportStatus,
+    Player,
+    Result,
+    Role,
+    RulesProfile,
+    Seat,
+    TableMeld,
+)
 from scorekeeper.names import NameRefused, name_clean, name_key
 
+from .audit import owner_action_record
 from .refusals import ImportRefused
-from .roles import role_require
+from .roles import RoleRefused, role_require
 
 
 class _Rows:
@@ -95,6 +113,14 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
         seat, meld = restored[Seat].id_of, restored[TableMeld].id_of
         instance.before = archive.event_ids_moved(instance.before, seat, meld)
         instance.after = archive.event_ids_moved(instance.after, seat, meld)
+    if model is Result:
+        instance.others = _others_in(instance.others, restored[Player].id_of)
+    if model in (Hand, TableMeld) and instance.cards:
+        # What the pages draw as cards must read as cards: a table page would fail on it.
+        try:
+            rules.parse_cards(instance.cards)
+        except ValueError as error:
+            raise ImportRefused(f"A {name}'s cards are not cards: {error}") from None
     try:
         instance.clean_fields(exclude=rows.unchecked)
         stored_rules = {RulesProfile: "settings", Game: "rules"}.get(model)
@@ -106,6 +132,17 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
     except (ValueError, TypeError) as error:  # RulesError is a ValueError
         raise ImportRefused(f"A {name}'s house rules are not valid: {error}") from None
     return instance, own
+
+
+def _others_in(value, player) -> dict:
+    """A result's places of the table's other players, checked and pointed at the restored
+    players: {player id as text: place from 1 to 5}."""
+    if not isinstance(value, dict) or not all(
+        isinstance(key, str) and key.isdecimal() and type(place) is int and 1 <= place <= 5
+        for key, place in value.items()
+    ):
+        raise ImportRefused("A result's places of the other players are not valid.")
+    return archive.others_moved(value, player)
 
 
 def _insert_as_is(model, instances: list) -> None:
@@ -162,8 +199,10 @@ def _refuse_same_name(names: set[str], instance) -> None:
     names.add(key)
 
 
-def _accounts(tables: dict) -> dict[str, int]:
-    """The accounts the file names that exist here, by username."""
+def _accounts(tables: dict, club: Club) -> dict[str, int]:
+    """The accounts the file names that are members of `club`, by username: who recorded what
+    is kept for the club's own members, and never given to any other account on this site
+    that happens to have the name."""
     usernames = {
         row.get(field.name)
         for model in archive.EXPORTED
@@ -173,34 +212,124 @@ def _accounts(tables: dict) -> dict[str, int]:
         if isinstance(row, dict)
     }
     named = [username for username in usernames if isinstance(username, str)]
-    return dict(get_user_model().objects.filter(username__in=named).values_list("username", "pk"))
+    members = get_user_model().objects.filter(username__in=named, memberships__club=club)
+    return dict(members.values_list("username", "pk"))
 
 
 def club_import(*, club: Club, user, document: bytes | str) -> dict[str, int]:
     """Restore an exported club into `club`, which must have no players and no tables yet: its
     seasons and rule profiles are replaced by the file's. Returns the rows restored by model.
-    A file that cannot be restored whole is refused with ImportRefused and changes nothing."""
+    A file that cannot be restored whole is refused with ImportRefused and changes nothing.
+    Runs where it is called (the `club_import` command); the web queues `club_import_queue`."""
     role_require(club=club, user=user, role=Role.OWNER)
-    payload = archive.document_payload(document)
+    return _club_restore(club=club, user=user, payload=archive.document_payload(document))
+
+
+def club_import_queue(*, club: Club, user, document: bytes) -> ClubImport:
+    """Queue a club export for a worker to import into `club` (`club_import_run`), so that the
+    request answers at once. Only what is quick is checked here: `user` is an owner, the file is
+    JSON of this format and version, the club has no players, no tables and no import under
+    way; the worker checks the rest. The file is kept with the import until the worker has read
+    it; the import and its task are saved in one transaction."""
+    role_require(club=club, user=user, role=Role.OWNER)
+    parsed = archive.document_parsed(document)
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        _empty_require(club)
+        if club.imports.filter(status__in=UNDER_WAY).exists():
+            raise ImportRefused(
+                f"A file is being imported into {club} already: wait until it is done."
+            )
+        queued = ClubImport.objects.create(
+            club=club,
+            created_by=user,
+            document=document,
+            tables=archive.document_table_count(parsed),
+        )
+        club_import_run.enqueue(queued.pk)
+    return queued
+
+
+@task()
+def club_import_run(import_id: int) -> dict | str:
+    """A worker's task: import a queued club export all or nothing, then keep what was imported,
+    or why nothing was, and drop the file. Runs into the import once: a second run (its worker
+    killed, or thought dead, after the first began) finds it done and changes nothing. Returns
+    the rows restored by model, or what happened instead."""
+    started = ClubImport.objects.filter(pk=import_id, status__in=UNDER_WAY).update(
+        status=ImportStatus.IMPORTING
+    )
+    queued = ClubImport.objects.select_related("club", "created_by").filter(pk=import_id).first()
+    if not started or queued is None:
+        return "already imported or refused, or the club is gone"
+    try:
+        # The account may have lost its role, or gone, since it queued the file.
+        role_require(club=queued.club, user=queued.created_by, role=Role.OWNER)
+        payload = archive.document_payload(bytes(queued.document))
+        counts = _club_restore(
+            club=queued.club, user=queued.created_by, payload=payload, queued=queued
+        )
+    except (ImportRefused, RoleRefused) as refusal:
+        _import_finish(import_id, status=ImportStatus.REFUSED, problem=str(refusal))
+        return "refused"
+    except Exception:
+        _import_finish(import_id, status=ImportStatus.REFUSED, problem=IMPORT_FAILED)
+        raise
+    return counts if counts is not None else "already imported"
+
+
+IMPORT_FAILED = (
+    "Something went wrong while importing the file, so nothing was imported. Try again later."
+)
+
+
+def _import_finish(import_id: int, **outcome) -> None:
+    """Keep how an import ended and drop its file, unless another run ended it first."""
+    ClubImport.objects.filter(pk=import_id, status__in=UNDER_WAY).update(
+        document=b"", finished_at=timezone.now(), **outcome
+    )
+
+
+def _empty_require(club: Club) -> None:
+    if club.players.exists() or club.games.exists():
+        raise ImportRefused(f"{club} already has players or tables: import into a new, empty club.")
+
+
+def _club_restore(
+    *, club: Club, user, payload: dict, queued: ClubImport | None = None
+) -> dict[str, int] | None:
+    """Restore a checked payload into the empty `club` in one transaction, written down as done
+    by `user` in the club's audit trail. For a `queued` import, the import is marked done in the
+    same transaction, and nothing is restored (None) when another run already ended it."""
     tables = payload["models"]
-    accounts = _accounts(tables)
+    accounts = _accounts(tables, club)
     restored = {}
     try:
         with transaction.atomic():
             club = Club.objects.select_for_update().get(pk=club.pk)
-            if club.players.exists() or club.games.exists():
-                raise ImportRefused(
-                    f"{club} already has players or tables: import into a new, empty club."
-                )
+            # The club's lock orders two runs of one import: the second finds it ended.
+            under_way = ClubImport.objects.filter(status__in=UNDER_WAY)
+            if queued and not under_way.filter(pk=queued.pk).exists():
+                return None
+            _empty_require(club)
             club.seasons.all().delete()
             club.profiles.all().delete()
             for model in archive.EXPORTED:
                 restored[model] = _Rows(model, tables[archive.model_key(model)])
                 _restore(restored[model], restored, accounts, club)
+            counts = {archive.model_key(model): len(rows.saved) for model, rows in restored.items()}
+            owner_action_record(
+                club_id=club.pk,
+                user=user,
+                summary=f"imported a club export: {counts['player']} players, "
+                f"{counts['season']} seasons and {counts['game']} tables",
+            )
+            if queued:
+                _import_finish(queued.pk, status=ImportStatus.IMPORTED, counts=counts)
     except DatabaseError as error:
         reason = str(error).strip().splitlines()[0][:200] if str(error).strip() else "refused"
         raise ImportRefused(
             "The file's rows break a rule of the club's records (two players with one name, "
             f"say), so nothing was imported ({reason})."
         ) from None
-    return {archive.model_key(model): len(rows.saved) for model, rows in restored.items()}
+    return counts

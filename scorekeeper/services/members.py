@@ -7,8 +7,9 @@ from django.db import transaction
 
 from scorekeeper.models import Club, Membership, Role, new_invite_code
 
+from .audit import owner_action_record
 from .refusals import ActionRefused
-from .roles import role_require
+from .roles import club_lock, role_require
 
 
 def _owner_stays(membership: Membership, sentence: str) -> None:
@@ -28,6 +29,11 @@ def club_invite_set(*, club: Club, user, role: Role, expires_at: datetime | None
     club.invite_role = role
     club.invite_expires_at = expires_at
     club.save(update_fields=["invite_role", "invite_expires_at"])
+    role_name = club.get_invite_role_display().lower()
+    until = f" until {expires_at:%d %b %Y %H:%M}" if expires_at else ""
+    owner_action_record(
+        club_id=club.pk, user=user, summary=f"let the invite code make {role_name}s{until}"
+    )
     return club
 
 
@@ -37,17 +43,25 @@ def club_invite_rotate(*, club: Club, user) -> Club:
     role_require(club=club, user=user, role=Role.OWNER)
     club.invite_code = new_invite_code()
     club.save(update_fields=["invite_code"])
+    owner_action_record(club_id=club.pk, user=user, summary="made a new invite code")
     return club
 
 
 @transaction.atomic
 def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
     """Give a member another role; the club's last owner keeps theirs."""
+    club_lock(membership.club_id)
+    membership.refresh_from_db()  # as it is now that the club is ours
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     if role != Role.OWNER:
         _owner_stays(membership, f"{membership.user} is the club's only owner.")
     membership.role = role
     membership.save(update_fields=["role"])
+    owner_action_record(
+        club_id=membership.club_id,
+        user=user,
+        summary=f"made {membership.user} {Role(role).label.lower()}",
+    )
     return membership
 
 
@@ -55,14 +69,19 @@ def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
 def member_remove(*, membership: Membership, user) -> None:
     """Take a member out of the club. Their finished games stay as they are: the players at
     the tables are the club's names, not accounts."""
+    club_lock(membership.club_id)
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     _owner_stays(membership, f"{membership.user} is the club's only owner.")
     membership.delete()
+    owner_action_record(
+        club_id=membership.club_id, user=user, summary=f"took {membership.user} out of the club"
+    )
 
 
 @transaction.atomic
 def member_leave(*, club: Club, user) -> None:
     """Leave the club; its only owner must hand the club on first."""
+    club_lock(club.pk)
     membership = Membership.objects.filter(club=club, user=user).first()
     if membership is None:
         raise ActionRefused(f"You are not a member of {club}.")

@@ -169,6 +169,8 @@ def _reencoded(content: bytes) -> tuple[bytes, int, int]:
         raise Unreadable(NOT_A_PHOTO) from None
     except (OSError, SyntaxError, ValueError):
         raise Unreadable("That photo is damaged or cut short; please take it again.") from None
+    # Nothing of the upload's metadata but its colours: Pillow would write its comment again.
+    upright.info = {key: upright.info[key] for key in ("icc_profile",) if key in upright.info}
     buffer = io.BytesIO()
     upright.save(buffer, format="JPEG", quality=88)
     return buffer.getvalue(), upright.width, upright.height

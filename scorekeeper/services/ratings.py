@@ -2,9 +2,11 @@
 replayed over a club's finished tables in the order they finished.
 
 A table's Result rows are written when it finishes. Any change to a finished table (a round
-edited, its last save undone) rewrites its rows and replays the ratings of that table and every
-later one, in the same transaction as the change, so the stored ratings always equal a replay
-from scratch (`ratings_replay(club=...)`)."""
+edited, its last save undone, the table deleted) rewrites its rows in the same transaction as
+the change, and the ratings of it and every later table are replayed: at once when it is the
+club's latest table, else by a worker (a `Recount`: a club of a hundred tables takes a quarter
+of a second, too long for a request). Once no recount is waiting, the stored ratings equal a
+replay from scratch (`ratings_replay(club_id=...)`); while one is, the standings say so."""
 
 from collections import deque
 from collections.abc import Iterable
@@ -12,10 +14,13 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Count, Q
+from django.tasks import task
 from openskill.models import PlackettLuce
 
 from scorekeeper import selectors
-from scorekeeper.models import Club, Event, Game, Result
+from scorekeeper.models import Club, Event, Game, Recount, Result, Role
+
+from .roles import club_lock, role_require
 
 MODEL = PlackettLuce()
 # (mu, sigma) of a player yet to finish a table. Ratings are kept as plain pairs: openskill's
@@ -87,13 +92,17 @@ def _from(since: tuple[datetime, int]) -> Q:
 
 
 @transaction.atomic
-def ratings_replay(*, club_id: int, since: tuple[datetime, int] | None = None) -> int:
+def ratings_replay(
+    *, club_id: int, since: tuple[datetime, int] | None = None, table_only: bool = False
+) -> int:
     """Recompute the ratings of the club's results in game order, all of them or from the table
-    `since` = (finished_at, game id) on, resuming each player from their earlier results.
-    Returns the number of results rewritten."""
+    `since` = (finished_at, game id) on (only that table's, with `table_only`), resuming each
+    player from their earlier results. Returns the number of results rewritten."""
     replayed = Result.objects.filter(club_id=club_id).order_by("finished_at", "game_id", "pk")
     if since is not None:
         replayed = replayed.filter(_from(since))
+        if table_only:
+            replayed = replayed.filter(game_id=since[1])
     replayed = list(replayed.only("pk", "game_id", "player_id", "place", *RATING_FIELDS))
     ladder = _Ladder()
     if since is not None:
@@ -158,25 +167,95 @@ def _results_of(game: Game) -> list[Result]:
 def results_refresh(*, game: Game) -> None:
     """Bring the table's results and the club's ratings up to date after the table finished or
     a finished table changed: rewrite its rows (none once it is no longer finished) and replay
-    the ratings from the earlier of its old and new place in game order."""
-    # One club's ratings are replayed by one transaction at a time: two tables finishing at
-    # once would otherwise both start from the ratings before either.
-    list(Club.objects.select_for_update().filter(pk=game.club_id).values_list("pk"))
+    the ratings from the earlier of its old and new place in game order (`ratings_catch_up`)."""
+    # Two tables finishing at once would otherwise both start from the ratings before either.
+    club_lock(game.club_id)
     starts = [(old, game.pk) for old in game.results.values_list("finished_at", flat=True)[:1]]
     game.results.all().delete()
     if game.finished_at is not None:
         Result.objects.bulk_create(_results_of(game))
         starts.append((game.finished_at, game.pk))
     if starts:
-        ratings_replay(club_id=game.club_id, since=min(starts))
+        ratings_catch_up(club_id=game.club_id, since=min(starts))
+
+
+def ratings_catch_up(*, club_id: int, since: tuple[datetime, int]) -> None:
+    """Replay the ratings from the table at `since` = (finished_at, table id) on: that table's
+    at once, and when other tables come after it (it is not the club's latest), theirs by a
+    worker (a recount), each later table being re-rated. Call it holding the club's lock."""
+    ratings_replay(club_id=club_id, since=since, table_only=True)
+    later = Result.objects.filter(_from(since), club_id=club_id).exclude(game_id=since[1])
+    if later.exists():
+        _recount_queue(club_id=club_id, since=since)
+
+
+def _recount_queue(
+    *, club_id: int, since: tuple[datetime, int] | None, rebuild: bool = False
+) -> Recount:
+    """Queue a recount of the club (the caller holds its lock), or widen the one waiting: a club
+    has one, which a worker takes under the same lock, so it replays from the earliest change."""
+    waiting = Recount.objects.filter(club_id=club_id).first()
+    if waiting is None:
+        waiting = Recount(club_id=club_id, rebuild=rebuild)
+        if since is not None:
+            waiting.since_finished_at, waiting.since_game_id = since
+        waiting.save()
+        recount_enqueue(waiting)
+        return waiting
+    waiting.rebuild = waiting.rebuild or rebuild
+    if since is None or waiting.since is None:
+        waiting.since_finished_at = waiting.since_game_id = None
+    elif since < waiting.since:
+        waiting.since_finished_at, waiting.since_game_id = since
+    waiting.save(update_fields=["rebuild", "since_finished_at", "since_game_id"])
+    return waiting
+
+
+def recount_enqueue(recount: Recount) -> None:
+    """Queue the recount's task and keep its id, by which the upkeep sees it failed."""
+    recount.task_id = recount_run.enqueue(recount.pk).id
+    # An update, not a save: where tasks run in the request (DJANGO_TASKS_BACKEND=immediate),
+    # the recount is done, and so deleted, by the time its task is queued.
+    Recount.objects.filter(pk=recount.pk).update(task_id=recount.task_id)
+
+
+@transaction.atomic
+def recount_queue(*, club: Club, user) -> Recount:
+    """Queue every result of the club to be rewritten from its finished tables' rounds and the
+    ratings replayed from scratch by a worker: the owners' button for `results_rebuild`."""
+    role_require(club=club, user=user, role=Role.OWNER)
+    club_lock(club.pk)
+    return _recount_queue(club_id=club.pk, since=None, rebuild=True)
+
+
+@task()
+def recount_run(recount_id: int) -> int | str:
+    """A worker's task: do a queued recount, then delete it, in one transaction under the club's
+    lock, so a change queued meanwhile waits and then finds it gone or widened. A second run
+    finds it gone and changes nothing. Returns the number of results rewritten."""
+    club_id = Recount.objects.filter(pk=recount_id).values_list("club_id", flat=True).first()
+    if club_id is None:
+        return "already recounted, or the club is gone"
+    with transaction.atomic():
+        club_lock(club_id)
+        recount = Recount.objects.filter(pk=recount_id).first()
+        if recount is None:
+            return "already recounted"
+        if recount.rebuild:
+            return results_rebuild(club=recount.club)
+        count = ratings_replay(club_id=club_id, since=recount.since)
+        recount.delete()
+    return count
 
 
 @transaction.atomic
 def results_rebuild(*, club: Club) -> int:
     """Rewrite every result of the club from its finished tables' rounds, then replay all the
-    ratings from scratch: for tables finished before results were kept. Returns the count."""
-    list(Club.objects.select_for_update().filter(pk=club.pk).values_list("pk"))
+    ratings from scratch: for tables finished before results were kept. Any recount waiting is
+    then done. Returns the count."""
+    club_lock(club.pk)
     Result.objects.filter(club=club).delete()
     for game in club.games.finished().order_by("finished_at", "pk"):
         Result.objects.bulk_create(_results_of(game))
+    Recount.objects.filter(club=club).delete()
     return ratings_replay(club_id=club.pk)

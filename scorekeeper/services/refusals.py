@@ -36,3 +36,7 @@ class PhotoStoreUnavailable(ActionRefused):
             "Photos cannot be kept or shown just now: the photo store does not answer. "
             "Type the cards instead; everything else works."
         )
+
+
+class WrongPassword(ActionRefused):
+    """A password typed to confirm something was not the member's: counted like a login's."""

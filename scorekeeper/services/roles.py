@@ -38,3 +38,10 @@ def memberships_allowing(user, role: Role):
     write to check the role in its own query."""
     allowed = [member_role for member_role in Role if member_role.allows(role)]
     return Membership.objects.filter(user_id=getattr(user, "pk", None), role__in=allowed)
+
+
+def club_lock(club_id: int) -> None:
+    """Take the club's row for the rest of the transaction: changes to who runs the club (roles,
+    members, deletions, a ratings replay) then happen one at a time, in one order, so two owners
+    demoting each other at once never deadlock: the second finds the first done."""
+    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))

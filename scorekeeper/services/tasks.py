@@ -1,5 +1,6 @@
 """The task queue's upkeep, done by the workers between tasks: a task whose worker vanished is
-queued again for another, and what nobody will collect is deleted."""
+queued again for another, a recount whose task failed is queued again, and what nobody will
+collect is deleted."""
 
 from datetime import timedelta
 
@@ -9,9 +10,10 @@ from django.tasks import TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from scorekeeper.models import Photo, PhotoStatus
+from scorekeeper.models import UNDER_WAY, ClubImport, ImportStatus, Photo, PhotoStatus, Recount
 
 from .photos import STORE_ERRORS, _file_delete
+from .ratings import recount_enqueue
 
 
 @transaction.atomic
@@ -25,11 +27,36 @@ def tasks_requeue_stale(*, older_than: timedelta | None = None) -> int:
     ).update(status=TaskResultStatus.READY, started_at=None)
 
 
+@transaction.atomic
+def recounts_queue_again() -> int:
+    """Queue again every recount whose task is no longer queued or running (it failed: the
+    database went away, say), so that no club's standings stay "being recounted". Returns how
+    many."""
+    queued = DBTaskResult.objects.filter(
+        status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING]
+    )
+    again = 0
+    # One recount a club waits at most: few enough to look up one by one.
+    for recount in Recount.objects.select_for_update():
+        if recount.task_id and queued.filter(id=recount.task_id).exists():
+            continue
+        recount_enqueue(recount)
+        again += 1
+    return again
+
+
 def uploads_drop_stale(*, older_than: timedelta = timedelta(hours=1)) -> int:
     """Delete what nobody will collect: a standalone checker's upload its task never read, a
-    table's photo still unread long after any worker would have read it (its task failed), and
-    the queue's records of finished tasks. Returns how many photos and uploads."""
+    table's photo still unread long after any worker would have read it (its task failed), the
+    file of a club import no worker took, and the queue's records of finished tasks. Returns
+    how many photos and uploads."""
     cutoff = timezone.now() - older_than
+    ClubImport.objects.filter(status__in=UNDER_WAY, created_at__lt=cutoff).update(
+        status=ImportStatus.REFUSED,
+        problem="The file could not be imported in time, so nothing was imported. Try again.",
+        document=b"",
+        finished_at=timezone.now(),
+    )
     stuck = Photo.objects.filter(status=PhotoStatus.READING, created_at__lt=cutoff)
     names = list(stuck.values_list("image", flat=True))
     dropped = stuck.update(

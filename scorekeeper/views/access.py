@@ -14,6 +14,7 @@ from scorekeeper import selectors
 from scorekeeper.forms import row_id
 from scorekeeper.models import (
     Club,
+    ClubImport,
     Game,
     Membership,
     Photo,
@@ -52,6 +53,14 @@ def club_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> C
     club = _one_or_404(request, Club.objects.all(), pk, "club", club="pk", role=role)
     _in_time_zone_of(club)
     return club
+
+
+def club_import_or_404(request: HttpRequest, pk: int, *, role: Role = Role.OWNER) -> ClubImport:
+    # Polled every second: the file it may still hold is never read here.
+    imports = ClubImport.objects.select_related("club").defer("document")
+    found = _one_or_404(request, imports, pk, "import", club="club", role=role)
+    _in_time_zone_of(found.club)
+    return found
 
 
 def membership_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Membership:

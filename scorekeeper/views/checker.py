@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
+from django_ratelimit.decorators import ratelimit
 
 import rules
 from scorekeeper import selectors, services
@@ -23,6 +24,12 @@ VERDICTS = {
 # The engine ran out of steps before it could tell (rules/going_down/budget.py): neither a yes
 # nor a no, and the reasons say what to ask instead.
 GAVE_UP = "⚠ Too many possibilities"
+
+
+# The most questions a member asks the checker, and photos a member takes, in a minute: well
+# beyond a table's pace (a question or two a turn, a photo a hand), well short of a script's.
+QUESTIONS_A_MINUTE = "30/m"
+PHOTOS_A_MINUTE = "20/m"
 
 
 def checker_page(request, context, *, status=200):
@@ -53,6 +60,7 @@ def standalone_form(request, data=None) -> CheckForm:
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@ratelimit(key="user", rate=QUESTIONS_A_MINUTE, method="POST")
 def checker(request: HttpRequest) -> HttpResponse:
     """The standalone checker: any of the user's clubs' rule profiles, no table needed."""
     form = standalone_form(request, request.POST or None)
@@ -76,6 +84,7 @@ def checker(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@ratelimit(key="user", rate=QUESTIONS_A_MINUTE, method="POST")
 def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The checker at a table: the round's contract, the table's rules and melds; every question
     asked here is kept in the round's history."""

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
-from scorekeeper import services, standings
+from scorekeeper import selectors, services, standings
 from scorekeeper.forms import (
     ClubForm,
     GameStartForm,
@@ -76,6 +76,7 @@ def _club_page(
         "player_form": player_form or PlayerForm(),
         "season_form": season_form or SeasonForm(),
         "time_zone_form": time_zone_form or TimeZoneForm(initial={"time_zone": club.time_zone}),
+        "recounting": selectors.standings_recounting(club),
     }
     return render(request, "club.html", context, status=status)
 
@@ -84,6 +85,31 @@ def _club_page(
 @login_required
 def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _club_page(request, club_or_404(request, pk))
+
+
+@require_POST
+@login_required
+def club_recount(request: HttpRequest, pk: int) -> HttpResponse:
+    """Queue the club's standings to be recounted from the rounds by a worker; the club page
+    shows the recount under way."""
+    club = club_or_404(request, pk, role=Role.OWNER)
+    services.recount_queue(club=club, user=request.user)
+    if request.htmx:
+        return render(request, "club.html#recount", {"club": club, "recounting": True})
+    return redirect(club)
+
+
+@require_GET
+@login_required
+def club_recounting(request: HttpRequest, pk: int) -> HttpResponse:
+    """The club page's poll while its standings are recounted: 204 (nothing to change) until a
+    worker has done it, then says so. Without htmx, the club page itself."""
+    club = club_or_404(request, pk)
+    if not request.htmx:
+        return redirect(club)
+    if selectors.standings_recounting(club):
+        return HttpResponse(status=204)
+    return render(request, "club.html#recount", {"club": club, "recounted": True})
 
 
 def _saved(form, save: Callable[[dict], object], *, field: str = "name") -> bool:

@@ -10,10 +10,20 @@ from django.template.loader import render_to_string
 UNREACHABLE = (OperationalError, InterfaceError)
 
 
+# PostgreSQL's words for two transactions that crossed: nothing is wrong with the database, and
+# the same request made again goes through.
+CROSSED = {"40001", "40P01"}  # serialization failure, deadlock detected
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """The 500 page, or while the database cannot be reached, 503 "back in a moment". Rendered
-    without the request's context: a failing database must not be asked who is signed in."""
-    if isinstance(sys.exception(), UNREACHABLE):
+    """The 500 page; 409 "crossed, try again" when the database undid this request's
+    transaction because another crossed it; while the database cannot be reached, 503 "back
+    in a moment". Rendered without the request's context: a failing database must not be
+    asked who is signed in."""
+    error = sys.exception()
+    if getattr(getattr(error, "__cause__", None), "sqlstate", None) in CROSSED:
+        return HttpResponse(render_to_string("409_crossed.html"), status=409)
+    if isinstance(error, UNREACHABLE):
         response = HttpResponse(render_to_string("503.html"), status=503)
         response["Retry-After"] = "10"
         return response

@@ -1,4 +1,3 @@
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -8,8 +7,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scorekeeper import archive, score_sheet, services
 from scorekeeper.forms import ClubImportForm
-from scorekeeper.models import Club, Role
-from scorekeeper.views.access import club_or_404
+from scorekeeper.models import UNDER_WAY, Club, Role
+from scorekeeper.views.access import club_import_or_404, club_or_404
 
 
 def _download(content: str | bytes, *, name: str, content_type: str) -> HttpResponse:
@@ -52,21 +51,35 @@ def club_export_csv(request: HttpRequest, pk: int, season_pk: int | None = None)
 @require_http_methods(["GET", "POST"])
 @login_required
 def club_import(request: HttpRequest, pk: int) -> HttpResponse:
+    """The import form of an empty club. A file sent is checked quickly and queued for a worker
+    to import, and its progress page follows; while one is under way, that page is shown."""
     club = club_or_404(request, pk, role=Role.OWNER)
+    under_way = club.imports.filter(status__in=UNDER_WAY).only("pk").first()
+    if under_way is not None:
+        return redirect(under_way)
     form = ClubImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            counts = services.club_import(
+            queued = services.club_import_queue(
                 club=club, user=request.user, document=form.cleaned_data["document"]
             )
         except services.ImportRefused as refusal:
             form.add_error("document", str(refusal))
         else:
-            messages.success(
-                request,
-                f"Imported {counts['player']} players, {counts['season']} seasons and "
-                f"{counts['game']} tables into {club}.",
-            )
-            return redirect(club)
+            return redirect(queued)
     empty = not (club.players.exists() or club.games.exists())
     return render(request, "club_import.html", {"club": club, "form": form, "empty": empty})
+
+
+@require_GET
+@login_required
+def club_import_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    """An import's page, for the club's owners: while a worker has the file, it polls every
+    second, answered 204 while the import is as the page shows it (`shown`); then what was
+    imported, or why nothing was."""
+    club_import = club_import_or_404(request, pk)
+    if request.htmx and request.GET.get("shown") == club_import.status:
+        return HttpResponse(status=204)
+    context = {"club": club_import.club, "club_import": club_import}
+    template = "club_import_progress.html"
+    return render(request, f"{template}#progress" if request.htmx else template, context)

@@ -21,6 +21,7 @@ def _members_page(request, club, *, invite_form=None, status=200) -> HttpRespons
         "memberships": club.memberships.select_related("user"),
         "roles": Role.choices,
         "invite_form": invite_form or InviteForm(initial={"role": club.invite_role, "expires": ""}),
+        "owner_actions": club.owner_actions.select_related("user")[:30],
     }
     return render(request, "members.html", context, status=status)
 

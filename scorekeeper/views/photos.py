@@ -12,17 +12,19 @@ from django.tasks.exceptions import TaskResultDoesNotExist
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
+from django_ratelimit.decorators import ratelimit
 
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, row_id
 from scorekeeper.models import Photo, PhotoStatus, Role
 from scorekeeper.views.access import game_in_play_or_404, game_or_404, photo_or_404
-from scorekeeper.views.checker import checker_page, standalone_form
+from scorekeeper.views.checker import PHOTOS_A_MINUTE, checker_page, standalone_form
 from scorekeeper.views.games import table_page, table_page_refused
 
 
 @require_POST
 @login_required
+@ratelimit(key="user", rate=PHOTOS_A_MINUTE, method="POST")
 def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
     """Keep a photo taken at the table and queue it to be read into the checker: the page
     answers at once and shows the cards when a worker has read them."""
@@ -51,6 +53,7 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
+@ratelimit(key="user", rate=PHOTOS_A_MINUTE, method="POST")
 def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     """Keep a photo of one player's cards and queue it to be read into their hand, keeping what
     else was typed: the other hands can be typed while a worker reads it."""
@@ -128,6 +131,7 @@ def _standalone_read(result) -> dict:
 
 @require_POST
 @login_required
+@ratelimit(key="user", rate=PHOTOS_A_MINUTE, method="POST")
 def checker_photo(request: HttpRequest) -> HttpResponse:
     """Queue a photo to be read into the standalone checker. With no table to keep it for, it
     is stored only until a worker has read it, and shown from the page itself."""

@@ -8,9 +8,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper import services, standings
+from scorekeeper import selectors, services, standings
 from scorekeeper.forms import StandingsForm
 from scorekeeper.models import Role, Season
 from scorekeeper.views.access import club_or_404, game_or_404, season_or_404
@@ -31,15 +32,22 @@ def _headers(table: standings.Standings, url: str) -> list[dict]:
 
 
 def _standings_page(request, *, club, season, url, shared=False):
-    """The standings page, or for htmx only its `standings` partial."""
+    """The standings page, or for htmx only its `standings` partial. While a worker recounts
+    them, the page says so and polls, answered 204 until the standings are there to show."""
+    recounting = selectors.standings_recounting(club)
+    if recounting and request.htmx:
+        return HttpResponse(status=204)
     form = StandingsForm(request.GET)
-    table = standings.standings_for(club=club, season=season, **form.options())
+    table = None
+    if not recounting:
+        table = standings.standings_for(club=club, season=season, **form.options())
     context = {
         "club": club,
         "season": season,
         "seasons": [] if shared else club.seasons.all(),
+        "recounting": recounting,
         "standings": table,
-        "headers": _headers(table, url),
+        "headers": _headers(table, url) if table else [],
         "form": form,
         "url": url,
         "shared": shared,
@@ -74,7 +82,11 @@ def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
     if season is None:
         raise Http404("This link does not work (any more).")
     url = reverse("shared_standings", args=[token])
-    return _standings_page(request, club=season.club, season=season, url=url, shared=True)
+    response = _standings_page(request, club=season.club, season=season, url=url, shared=True)
+    # Whoever holds the link, and only while it works: kept by no cache, found by no search.
+    patch_cache_control(response, private=True, no_store=True)
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 def _season_write(request, pk, service, done: str) -> HttpResponse:

@@ -7,12 +7,13 @@ two requests really overlap in two connections.
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.models import Event, Hand, Round
-from tests.factories import make_game
+from scorekeeper.models import Event, Hand, Membership, Role, Round
+from tests.factories import make_game, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -89,3 +90,37 @@ def test_two_tablets_saving_the_same_round_never_deal_twice():
     saved = Hand.objects.get(round__number=1, seat=seats[1]).points
     assert saved in (10, 95)
     assert Event.objects.filter(kind=Event.Kind.ROUND_SCORED).count() == 1
+
+
+def test_six_sign_ups_with_one_name_at_once_make_one_account_and_tell_the_rest():
+    data = {"username": "samename", "password1": "Tab1e-talk!", "password2": "Tab1e-talk!"}
+    responses = race(
+        [
+            lambda n=n: Client().post(reverse("signup"), data, REMOTE_ADDR=f"10.3.0.{n}")
+            for n in range(6)
+        ]
+    )
+    statuses = sorted(response.status_code for response in responses)
+    assert statuses == [200] * 5 + [302], statuses
+    assert get_user_model().objects.filter(username="samename").count() == 1
+    for response in responses:
+        if response.status_code == 200:
+            body = response.content.decode()
+            assert "taken a moment ago" in body or "already exists" in body
+
+
+def test_two_owners_demoting_each_other_at_once_leave_the_club_one_owner():
+    game = make_game(players=3)
+    club, ann = game.club, game.created_by
+    ben = make_user()
+    Membership.objects.create(club=club, user=ben, role=Role.OWNER)
+    memberships = {m.user_id: m.pk for m in Membership.objects.filter(club=club)}
+
+    def demote(who, whom):
+        url = reverse("member_role", args=[memberships[whom.pk]])
+        return lambda: logged_in_client(who).post(url, {"role": Role.VIEWER})
+
+    responses = race([demote(ann, ben), demote(ben, ann)])
+    assert all(response.status_code < 500 for response in responses), responses
+    owners = Membership.objects.filter(club=club, role=Role.OWNER)
+    assert owners.count() == 1

@@ -48,8 +48,7 @@ def test_pages_say_back_in_a_moment_while_postgresql_is_down_and_recover_without
         assert away.headers["Retry-After"] == "10"
     health = session.get(f"{app.url}/healthz", timeout=10)
     assert health.status_code == 503
-    assert health.json()["database"] == "unreachable"
-    assert "OperationalError" in health.json()["reason"]
+    assert health.json() == {"database": "unavailable"}
 
     cluster.start()
     # The workers' broken connections are noticed and replaced on the next request.

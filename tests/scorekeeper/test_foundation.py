@@ -127,3 +127,14 @@ def test_a_negative_photo_quota_refuses_to_start(variable):
     result = run_settings({"DJANGO_DEBUG": "true", variable: "-1"})
     assert result.returncode != 0
     assert "must be 0 (no photos) or more" in result.stderr
+
+
+def test_the_static_root_comes_from_the_environment(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", "import scorekeeper.settings as s; print(s.STATIC_ROOT)"],
+        cwd=BASE_DIR,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_DEBUG": "true", "DJANGO_STATIC_ROOT": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.stdout.strip() == str(tmp_path), result.stderr

@@ -283,6 +283,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "season_delete": Endpoint(season("season_delete")),
     "game_delete": Endpoint(table("game_delete")),
     "club_import": Endpoint(club("club_import"), {"document": "file"}),
+    "club_recount": Endpoint(club("club_recount")),
     "profile_new": Endpoint(club("profile_new"), profile_fields),
     "profile_edit": Endpoint(
         lambda game: reverse("profile_edit", args=[game.club.profiles.first().pk]),
@@ -347,6 +348,8 @@ NOT_FORMS = {
     "members": "a list, no input",
     "table_photos": "a list, no input",
     "healthz": "no input",
+    "sessions_end": "a button, no input",
+    "security_txt": "no input",
     "game": "the round screen: its forms post to the endpoints above",
     "game_live": "the poll: only If-None-Match, checked in test_views_live",
     "history": "a list, no input",
@@ -355,6 +358,9 @@ NOT_FORMS = {
     "photo": "an image, no input",
     "photo_reading": "a poll: its address is its only input (test_views_photos)",
     "checker_photo_reading": "a poll: its address is its only input (test_views_screens)",
+    "club_import_progress": "a poll: its address and the status shown, compared, never stored "
+    "(test_views_exports)",
+    "club_recounting": "a poll: its address is its only input (test_views_clubs)",
     "rules_summary": "a page, no input",
     "club_export_json": "a download, no input",
     "club_export_csv": "a download, no input",

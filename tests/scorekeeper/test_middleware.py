@@ -105,3 +105,18 @@ def test_a_plain_request_after_the_session_expired_is_redirected_as_usual(client
     response = client.post(reverse("may_i", args=[game.pk]), {"version": 0})
     assert response.status_code == 302
     assert "HX-Redirect" not in response.headers
+
+
+@pytest.mark.django_db
+def test_a_body_larger_than_any_upload_is_refused_before_it_is_read(client, game, member, settings):
+    url = reverse("table_photo", args=[game.pk])
+    too_large = str(settings.REQUEST_MAX_BYTES + 1)
+    response = client.generic("POST", url, b"x", "image/jpeg", CONTENT_LENGTH=too_large)
+    assert response.status_code == 413
+    assert "That upload is too large" in response.content.decode()
+    assert f"up to {settings.REQUEST_MAX_BYTES // (1024 * 1024)} MB" in response.content.decode()
+    assert not Photo.objects.exists()
+    # The largest photo accepted, with its form, is let through.
+    assert settings.REQUEST_MAX_BYTES > settings.PHOTO_MAX_BYTES
+    photo = SimpleUploadedFile("meld.jpg", PHOTO.read_bytes(), content_type="image/jpeg")
+    assert client.post(url, {"photo": photo}).status_code == 200

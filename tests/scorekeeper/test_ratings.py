@@ -2,12 +2,22 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Result
+from scorekeeper.models import Membership, Recount, Result, Role
 from scorekeeper.services import ratings
-from tests.factories import finish_game, make_club, make_game, make_player
+from scorekeeper.services.tasks import recounts_queue_again
+from tests.factories import (
+    finish_game,
+    make_club,
+    make_game,
+    make_player,
+    make_user,
+    run_tasks,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +90,18 @@ def test_editing_a_finished_round_rerates_that_table_and_every_later_one(league)
         },
         user=second.created_by,
     )
+    # Its places and ratings are rewritten at once; the later tables' ratings by a worker.
+    assert Recount.objects.filter(club=club).exists()
+    waiting = _ratings()
+    assert {key: value for key, value in waiting.items() if key[0] != second.pk} == {
+        key: value for key, value in before.items() if key[0] != second.pk
+    }
+    assert run_tasks() == 1
+    assert not Recount.objects.exists()
     after = _ratings()
+    assert {k: v for k, v in after.items() if k[0] == second.pk} == {
+        k: v for k, v in waiting.items() if k[0] == second.pk
+    }
     changed = {game_id for (game_id, _), value in after.items() if before[game_id, _] != value}
     assert changed == {games[1].pk, games[2].pk, games[3].pk}
     ben = Result.objects.get(game=second, player=players[1])
@@ -99,6 +120,7 @@ def test_undoing_a_tables_last_save_takes_its_results_away_and_rerates_the_later
     third.refresh_from_db()
     assert third.finished_at is None
     assert not third.results.exists()
+    assert run_tasks() == 1
     after = _ratings()
     assert {game_id for game_id, _ in after} == {games[0].pk, games[1].pk, games[3].pk}
     assert {k: v for k, v in after.items() if k[0] != games[3].pk} == {
@@ -120,6 +142,8 @@ def test_undoing_a_tables_last_save_takes_its_results_away_and_rerates_the_later
         user=third.created_by,
     )
     assert Result.objects.filter(game=third).count() == 3
+    # The latest table now: rated at once, nothing left for a worker.
+    assert not Recount.objects.exists()
     assert _ratings()[games[3].pk, players[4].pk] == after[games[3].pk, players[4].pk]
 
 
@@ -152,3 +176,106 @@ def test_rebuilding_from_the_rounds_gives_exactly_what_the_services_kept(league)
     Result.objects.all().delete()
     call_command("results_rebuild", stdout=io.StringIO())
     assert set(Result.objects.values_list("game", "player", *fields)) == kept
+
+
+def _edit_first_round(game, points: int = 200):
+    """Someone else went out of the table's first contract, and the first seat held `points`."""
+    seats = list(game.seats.all())
+    game.refresh_from_db()
+    services.round_edit(
+        game=game,
+        version=game.version,
+        round_=game.rounds.get(number=1),
+        went_out=seats[-1],
+        entries={seat.pk: rules.HandEntry(points=points) for seat in seats[:-1]},
+        user=game.created_by,
+    )
+
+
+def _from_scratch() -> dict:
+    """The ratings a replay from scratch gives (the stored ones are put back afterwards)."""
+    kept = _ratings()
+    Result.objects.update(mu=0, sigma=1, rating=0, rating_before=0, trend=0)
+    ratings.ratings_replay(club_id=Result.objects.values_list("club", flat=True).first())
+    replayed = _ratings()
+    for (game_id, player_id), values in kept.items():
+        Result.objects.filter(game_id=game_id, player_id=player_id).update(
+            **dict(zip(ratings.RATING_FIELDS, values, strict=True))
+        )
+    return replayed
+
+
+def test_changing_the_latest_table_rerates_it_at_once_and_queues_nothing(league):
+    _, _, games = league
+    _edit_first_round(games[3])
+    assert not Recount.objects.exists() and not DBTaskResult.objects.exists()
+    assert _ratings() == _from_scratch()
+
+
+def test_changes_while_a_recount_waits_widen_it_to_the_earliest(league):
+    club, _, games = league
+    _edit_first_round(games[2])
+    _edit_first_round(games[1], points=150)
+    _edit_first_round(games[2], points=90)
+    recount = Recount.objects.get()
+    assert recount.since == (games[1].finished_at, games[1].pk) and not recount.rebuild
+    assert DBTaskResult.objects.count() == 1  # one task for the three changes
+
+    assert run_tasks() == 1
+
+    assert not Recount.objects.exists()
+    assert _ratings() == _from_scratch()
+
+
+def test_a_recount_run_twice_changes_nothing(league):
+    _, _, games = league
+    _edit_first_round(games[0])
+    recount = Recount.objects.get()
+    run_tasks()
+    recounted = _ratings()
+    again = services.recount_run.enqueue(recount.pk)
+    assert run_tasks() == 1
+    result = services.recount_run.get_result(again.id)
+    assert result.return_value == "already recounted, or the club is gone"
+    assert _ratings() == recounted == _from_scratch()
+
+
+def test_the_owners_recount_rewrites_every_result_from_the_rounds(league):
+    club, _, _ = league
+    kept = set(Result.objects.values_list("game", "player", "place", "total", "rating"))
+    Result.objects.all().delete()  # as for tables finished before results were kept
+    scorer = make_user()
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
+    with pytest.raises(services.RoleRefused):
+        services.recount_queue(club=club, user=scorer)
+    assert not Recount.objects.exists()
+
+    recount = services.recount_queue(club=club, user=club.owner())
+
+    assert recount.rebuild and recount.since is None and not Result.objects.exists()
+    assert run_tasks() == 1
+    assert set(Result.objects.values_list("game", "player", "place", "total", "rating")) == kept
+    assert not Recount.objects.exists()
+
+
+def test_a_rebuild_by_the_command_ends_any_recount_waiting(league):
+    _, _, games = league
+    _edit_first_round(games[0])
+    call_command("results_rebuild", stdout=io.StringIO())
+    assert not Recount.objects.exists()
+    assert run_tasks() == 1  # its task finds it done
+    assert _ratings() == _from_scratch()
+
+
+def test_a_recount_whose_task_failed_is_queued_again(league):
+    _, _, games = league
+    _edit_first_round(games[0])
+    assert recounts_queue_again() == 0  # its task is waiting for a worker
+    # The worker's database went away while it recounted: the task failed, the recount waits.
+    DBTaskResult.objects.update(status=TaskResultStatus.FAILED)
+
+    assert recounts_queue_again() == 1
+
+    assert run_tasks() == 1
+    assert not Recount.objects.exists()
+    assert _ratings() == _from_scratch()

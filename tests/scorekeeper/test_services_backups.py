@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.models import Club, Photo
+from scorekeeper.models import Club, Event, Photo
 from scorekeeper.services.backups import database_dump
 from tests.factories import make_game, play_round
 
@@ -139,3 +139,17 @@ def test_a_backup_is_not_restored_over_a_database_in_use(club_night, tmp_path):
     with pytest.raises(CommandError, match="not empty"):
         call_command("restore", str(path))
     assert database_dump() == before
+
+
+def test_a_backup_is_for_its_owner_alone_and_keeps_every_microsecond(club_night, media, tmp_path):
+    path = tmp_path / "club.tar.gz"
+    path.write_bytes(b"an older file, readable by all")
+    path.chmod(0o644)
+    call_command("backup", str(path), stdout=io.StringIO())
+    assert path.stat().st_mode & 0o777 == 0o600
+    made = {event.pk: event.created_at for event in club_night.events.all()}
+    assert any(moment.microsecond % 1000 for moment in made.values())  # below the millisecond
+    wipe(media)
+    call_command("restore", str(path), stdout=io.StringIO())
+    restored = {event.pk: event.created_at for event in Event.objects.filter(pk__in=made)}
+    assert restored == made

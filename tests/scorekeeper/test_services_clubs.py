@@ -76,3 +76,17 @@ def test_a_table_keeps_its_rules_when_the_profile_changes():
     )
     game.refresh_from_db()
     assert game.house_rules.may_i_limit == 2
+
+
+def test_a_club_keeps_at_most_its_bound_of_players(settings):
+    settings.PLAYERS_PER_CLUB = 3
+    club = make_club()
+    owner = club.owner()
+    for name in ("Ann", "Ben", "Cat"):
+        services.player_create(club=club, user=owner, name=name)
+    with pytest.raises(services.ActionRefused, match="has 3 players, the most a club keeps"):
+        services.player_create(club=club, user=owner, name="Dan")
+    assert club.players.count() == 3
+    # One who no longer plays makes room.
+    services.player_delete(player=club.players.get(name="Cat"), user=owner)
+    assert services.player_create(club=club, user=owner, name="Dan").name == "Dan"

@@ -14,6 +14,7 @@ from scorekeeper.models import (
     Membership,
     Photo,
     Player,
+    Recount,
     Result,
     Role,
     Round,
@@ -29,6 +30,7 @@ from tests.factories import (
     make_player,
     make_user,
     record_check,
+    run_tasks,
     seats,
 )
 
@@ -142,9 +144,14 @@ def test_a_finished_table_leaves_the_standings_and_later_ratings_are_replayed(ga
     finish_game(game)
     middle = finish_game(make_game(club, players[::-1]), [(1, None)] * 7)
     last = finish_game(make_game(club, players), [(2, None)] * 7)
+    before = results_of(last)
     services.game_delete(game=middle, user=club.owner())
     assert not Result.objects.filter(game_id=middle.pk).exists()
+    # The later table is re-rated by a worker: the request only queued it.
+    assert results_of(last) == before and Recount.objects.filter(club=club).exists()
+    assert run_tasks() == 1
     stored = results_of(last)
+    assert stored != before
     services.ratings_replay(club_id=club.pk)
     assert results_of(last) == stored
     assert Result.objects.filter(club=club).count() == 8

@@ -115,6 +115,10 @@ def owner_writes(club, user):
         "season_share": lambda: services.season_share(season=season, user=user),
         "season_unshare": lambda: services.season_unshare(season=season, user=user),
         "club_import": lambda: services.club_import(club=club, user=user, document="{}"),
+        "club_import_queue": lambda: services.club_import_queue(
+            club=club, user=user, document=b"{}"
+        ),
+        "recount_queue": lambda: services.recount_queue(club=club, user=user),
         "club_invite_set": lambda: services.club_invite_set(
             club=club, user=user, role=Role.SCORER, expires_at=None
         ),

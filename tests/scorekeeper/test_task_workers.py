@@ -1,5 +1,6 @@
 """The Procfile's worker (`manage.py task_workers`) as a platform runs it: real processes on the
-test's database, one of them killed in the middle of reading a photo."""
+test's database, one of them killed in the middle of reading a photo; a club import and a
+recount run the same way."""
 
 import os
 import signal
@@ -15,10 +16,10 @@ from django.db import connection
 from django.tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from scorekeeper import services
+from scorekeeper import archive, services
 from scorekeeper.forms import photo_check
-from scorekeeper.models import Photo, PhotoStatus
-from tests.factories import make_game
+from scorekeeper.models import ClubImport, ImportStatus, Photo, PhotoStatus, Recount
+from tests.factories import finish_game, make_game
 from tools.pg_cluster import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -114,3 +115,26 @@ def test_a_task_whose_worker_was_killed_is_run_again_by_another_once(photo, medi
     # Read once: one file, the upload gone, whatever the first run had written.
     kept = [path for path in media.rglob("*") if path.is_file()]
     assert kept == [Path(photo.image.path)]
+
+
+def test_a_worker_imports_a_queued_club_export_and_recounts_a_club(media):
+    game = make_game(players=3)
+    finish_game(game)
+    owner = game.club.owner()
+    empty = services.club_create(user=owner, name="Copy")
+    document = archive.club_export_json(game.club).encode()
+    queued = services.club_import_queue(club=empty, user=owner, document=document)
+    services.recount_queue(club=game.club, user=owner)
+    process = workers(media)
+    try:
+        wait_for(
+            lambda: (
+                ClubImport.objects.get(pk=queued.pk).status == ImportStatus.IMPORTED
+                and not Recount.objects.exists()
+            ),
+            timeout=60,
+        )
+    finally:
+        out = stop(process)
+    assert process.returncode == 0, out
+    assert empty.players.count() == 3 and empty.games.get().results.count() == 3

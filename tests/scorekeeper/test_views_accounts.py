@@ -6,6 +6,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from scorekeeper import services
@@ -173,3 +174,74 @@ def test_invite_code_guesses_are_limited_per_account(client, user):
     response = client.post(reverse("club_join"), {"invite_code": game.club.invite_code})
     assert response.status_code == 429
     assert not game.club.memberships.filter(user=user).exists()
+
+
+def password_typed(where: str, password: str) -> dict:
+    if where == "account_delete":
+        return {"password": password}
+    new = "N3w-secret!"
+    return {"old_password": password, "new_password1": new, "new_password2": new}
+
+
+@pytest.mark.parametrize("where", ["account_delete", "password_change"])
+def test_password_guesses_to_delete_or_change_are_locked_out_like_the_login(client, where):
+    user = make_user("eve-in-a-borrowed-session")
+    client.force_login(user)
+    for _ in range(5):
+        assert client.post(reverse(where), password_typed(where, "guess")).status_code == 200
+    response = client.post(reverse(where), password_typed(where, PASSWORD))
+    assert response.status_code == 429
+    assert "Too many attempts" in response.content.decode()
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)  # neither deleted nor changed
+
+
+def test_a_right_password_to_change_it_is_not_counted(client):
+    user = make_user("ann")
+    client.force_login(user)
+    for n in range(6):
+        new = f"N3w-secret-{n}!"
+        old = PASSWORD if n == 0 else f"N3w-secret-{n - 1}!"
+        data = {"old_password": old, "new_password1": new, "new_password2": new}
+        assert client.post(reverse("password_change"), data).status_code == 302
+        client.force_login(user)
+
+
+def test_password_resets_for_one_mailbox_are_limited_whatever_its_case(client):
+    for n, spelling in enumerate(["Ann@Example.org", "ann@example.org", " ANN@EXAMPLE.ORG"]):
+        client.post(reverse("password_reset"), {"email": spelling}, REMOTE_ADDR=f"10.2.0.{n}")
+    response = client.post(
+        reverse("password_reset"), {"email": "ann@Example.ORG"}, REMOTE_ADDR="10.2.0.9"
+    )
+    assert response.status_code == 429
+
+
+def log_in_through_the_form(client, user) -> None:
+    response = client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_logging_out_everywhere_else_ends_the_other_browsers_sessions(client):
+    ann = make_user("ann")
+    phone, borrowed, elsewhere = Client(), Client(), Client()
+    for browser in (client, phone, borrowed):
+        log_in_through_the_form(browser, ann)
+    log_in_through_the_form(elsewhere, make_user("ben"))
+    logged_out = Client()
+    log_in_through_the_form(logged_out, ann)
+    logged_out.post(reverse("logout"))
+    assert "signed in on 2 other browsers too" in client.get(reverse("account")).content.decode()
+
+    response = client.post(reverse("sessions_end"), follow=True)
+    assert "Logged out 2 other browsers." in response.content.decode()
+    assert "signed in here only" in response.content.decode()
+    for browser in (phone, borrowed):
+        assert browser.get(reverse("home")).status_code == 302  # to log in
+    assert client.get(reverse("home")).status_code == 200
+    assert elsewhere.get(reverse("home")).status_code == 200  # another account's
+
+
+def test_logging_out_everywhere_else_needs_a_post_and_a_login(client):
+    assert client.post(reverse("sessions_end")).status_code == 302
+    client.force_login(make_user())
+    assert client.get(reverse("sessions_end")).status_code == 405

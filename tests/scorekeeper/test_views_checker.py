@@ -6,7 +6,7 @@ from django.urls import reverse
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Check
+from scorekeeper.models import Check, Membership, Role
 from tests.factories import (
     JUNK,
     assert_refused,
@@ -147,7 +147,8 @@ def test_a_question_at_the_table_takes_the_same_queries_with_claims(
             game=game, version=game.version, seat=ben, discarder=cat, user=game.created_by
         )
     question = {"question": "hint", "cards": "7H 7S 7D 8C 9C 10C JC KH KD 2S JK"}
-    with django_assert_num_queries(16):
+    # 16, and 5 of the member's count of questions in the shared cache table (the throttle).
+    with django_assert_num_queries(21):
         response = client.post(reverse("table_check", args=[game.pk]), question)
     assert response.status_code == 200
     assert Check.objects.count() == 1
@@ -329,6 +330,21 @@ def test_the_preview_names_what_cannot_be_read(client, member, cards):
 def test_the_preview_of_nothing_is_empty_and_posting_to_it_is_refused(client, member):
     assert client.get(reverse("cards_preview"), {"cards": "   "}).status_code == 200
     assert client.post(reverse("cards_preview"), {"cards": "7H"}).status_code == 405
+
+
+def test_a_member_asking_the_checker_in_a_loop_is_slowed_down_alone(client, member, game):
+    question = {"question": "meld", "cards": "6S 6H 6D"}
+    for _ in range(30):
+        assert client.post(reverse("table_check", args=[game.pk]), question).status_code == 200
+    response = client.post(reverse("table_check", args=[game.pk]), question)
+    assert response.status_code == 429
+    assert "Too many attempts" in response.content.decode()
+    # Looking is not asking, and another member of the table asks on.
+    assert client.get(reverse("table_check", args=[game.pk])).status_code == 200
+    other = make_user()
+    Membership.objects.create(club=game.club, user=other, role=Role.SCORER)
+    client.force_login(other)
+    assert client.post(reverse("table_check", args=[game.pk]), question).status_code == 200
 
 
 # At the house-rule bounds some hands hold more arrangements than the engine tries in a request

@@ -1,17 +1,20 @@
-"""Home, clubs, their players and seasons, and starting a table
+"""Home, clubs, their players and seasons, starting a table, and recounting the standings
 (scorekeeper/views/clubs.py)."""
 
 import pytest
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
-from scorekeeper.models import Club, Game, Player, RulesProfile
+from scorekeeper.models import Club, Game, Membership, Player, Recount, Role, RulesProfile
 from tests.factories import (
+    finish_game,
     make_club,
     make_game,
     make_player,
     make_user,
     play_round,
     post_refused,
+    run_tasks,
     seats,
     text_of,
 )
@@ -71,8 +74,9 @@ def test_club_page_query_count_does_not_grow(client, django_assert_num_queries, 
         play_round(make_game(club, players=5), points=[5, 5, 5, 5])
     client.force_login(club.memberships.get().user)
     # session, user, club, players, seasons, current season, profiles, and a page of tables:
-    # count, tables, seats, results, rounds (pinned at 1 and 50 tables in test_views_seasons)
-    with django_assert_num_queries(12):
+    # count, tables, seats, results, rounds (pinned at 1 and 50 tables in test_views_seasons);
+    # whether a recount is waiting
+    with django_assert_num_queries(13):
         assert client.get(club.get_absolute_url()).status_code == 200
 
 
@@ -243,3 +247,90 @@ def test_six_players_are_refused_rather_than_one_left_out(client, club):
     data = start_data(club, players=0)
     data.update({f"seat_{n}": player.pk for n, player in enumerate(players)})
     post_refused(client, reverse("game_new", args=[club.pk]), data)
+
+
+# Recounting the standings: queued by an owner (or by a change to an earlier finished table),
+# done by a worker, followed by the club page.
+
+
+@pytest.fixture
+def two_tables():
+    """A club with two finished tables among the same four players."""
+    club = make_club()
+    players = [make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan"]]
+    first = finish_game(make_game(club, seated=players))
+    finish_game(make_game(club, seated=players), [(1, None)] * 7)
+    return club, first
+
+
+def test_an_owner_queues_a_recount_and_the_club_page_follows_it(client, two_tables, htmx_headers):
+    club, _ = two_tables
+    client.force_login(club.owner())
+    url = reverse("club_recount", args=[club.pk])
+
+    response = client.post(url, headers=htmx_headers)
+
+    recount = Recount.objects.get(club=club)
+    assert recount.rebuild and DBTaskResult.objects.filter(id=recount.task_id).exists()
+    poll = reverse("club_recounting", args=[club.pk])
+    if htmx_headers:
+        body = text_of(response)
+        assert body.lstrip().startswith('<div id="recount"') and "<title>" not in body
+    else:
+        assert response["Location"] == club.get_absolute_url()
+        body = text_of(client.get(club.get_absolute_url()))
+    assert "Recounting the standings…" in body and f'hx-get="{poll}"' in body
+    assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+
+    assert run_tasks() == 1
+
+    done = client.get(poll, headers={"HX-Request": "true"})
+    assert done.status_code == 200 and "The standings are recounted." in text_of(done)
+    assert "hx-get" not in text_of(done)  # the poll stops
+    assert not Recount.objects.exists()
+    assert "Recounting" not in text_of(client.get(club.get_absolute_url()))
+
+
+def test_deleting_an_earlier_finished_table_shows_the_recount_on_the_club_page(client, two_tables):
+    club, first = two_tables
+    client.force_login(club.owner())
+    response = client.post(reverse("game_delete", args=[first.pk]), follow=True)
+    assert "Recounting the standings…" in text_of(response)
+    run_tasks()
+    assert "Recounting" not in text_of(client.get(club.get_absolute_url()))
+
+
+def test_only_owners_recount_and_every_member_follows(client, two_tables):
+    club, _ = two_tables
+    url = reverse("club_recount", args=[club.pk])
+    poll = reverse("club_recounting", args=[club.pk])
+    scorer = make_user()
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
+    client.force_login(scorer)
+    assert client.post(url).status_code == 403
+    assert "Recount the standings" not in text_of(client.get(club.get_absolute_url()))
+    assert client.get(url).status_code == 405
+    assert client.post(poll).status_code == 405
+    # Without htmx, the poll is the club page.
+    assert client.get(poll)["Location"] == club.get_absolute_url()
+    client.force_login(make_user())
+    assert client.post(url).status_code == 404
+    assert client.get(poll, headers={"HX-Request": "true"}).status_code == 404
+    client.logout()
+    for response in (client.post(url), client.get(poll)):
+        assert response["Location"].startswith(reverse("login"))
+    assert not Recount.objects.exists()
+    client.force_login(club.owner())
+    assert "Recount the standings" in text_of(client.get(club.get_absolute_url()))
+
+
+def test_where_tasks_run_in_the_request_a_recount_is_done_at_once(client, two_tables, settings):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    club, first = two_tables
+    client.force_login(club.owner())
+    response = client.post(reverse("game_delete", args=[first.pk]), follow=True)
+    assert "Recounting" not in text_of(response)
+    response = client.post(reverse("club_recount", args=[club.pk]), follow=True)
+    assert "Recounting" not in text_of(response)
+    assert not Recount.objects.exists()
+    assert club.games.get().results.count() == 4

@@ -1,9 +1,10 @@
 """Failures in the player's words: our error pages, and 503 while the database is away."""
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test import Client
 from django.urls import reverse
+from psycopg.errors import DeadlockDetected, SerializationFailure
 
 from scorekeeper.views.errors import server_error
 from tests.factories import make_game
@@ -64,8 +65,7 @@ def test_while_the_database_is_away_pages_say_back_in_a_moment_and_recover(datab
     assert response.headers["Retry-After"] == "10"
     health = client.get("/healthz")
     assert health.status_code == 503
-    assert health.json()["database"] == "unreachable"
-    assert health.json()["reason"]
+    assert health.json() == {"database": "unavailable"}
 
     back()
     assert client.get(reverse("game", args=[game.pk])).status_code == 200
@@ -80,3 +80,18 @@ def test_a_bug_is_a_500_page_of_our_own():
         response = server_error(None)
     assert response.status_code == 500
     assert "Something went wrong on our side" in response.content.decode()
+
+
+@pytest.mark.parametrize("crossed", [DeadlockDetected, SerializationFailure])
+def test_two_transactions_that_crossed_say_so_not_that_the_database_is_away(crossed):
+    # Django wraps the driver's error in its OperationalError, as it raises it in a view.
+    try:
+        try:
+            raise crossed("the database undid this transaction")
+        except crossed as driver_error:
+            raise OperationalError(str(driver_error)) from driver_error
+    except OperationalError:
+        response = server_error(None)
+    assert response.status_code == 409
+    assert "Two changes crossed" in response.content.decode()
+    assert "Back in a moment" not in response.content.decode()

@@ -1,4 +1,5 @@
-"""Export buttons, the import page, the commands, and the running-totals chart on the table page."""
+"""Export buttons, the import page and its progress (a worker imports the file), the commands,
+and the running-totals chart on the table page."""
 
 import csv
 import html
@@ -9,10 +10,20 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from scorekeeper import archive
-from scorekeeper.models import Club, Event, Game, Player
-from tests.factories import make_club, make_game, make_user, play_round
+from scorekeeper.models import (
+    Club,
+    ClubImport,
+    Event,
+    Game,
+    ImportStatus,
+    Membership,
+    Player,
+    Role,
+)
+from tests.factories import make_club, make_game, make_user, play_round, run_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +123,14 @@ def test_the_club_page_offers_the_exports_and_only_an_empty_club_the_import(clie
     )
 
 
+def _progress(client, club_import: ClubImport, shown: str | None = None):
+    """The import's page, or (`shown`: the status the page shows) its poll, as htmx sends it."""
+    url = reverse("club_import_progress", args=[club_import.pk])
+    if shown is None:
+        return client.get(url)
+    return client.get(url, {"shown": shown}, headers={"HX-Request": "true"})
+
+
 def test_importing_into_an_empty_club(client, member, game):
     empty = make_club(member, name="Copy")
     url = reverse("club_import", args=[empty.pk])
@@ -119,22 +138,83 @@ def test_importing_into_an_empty_club(client, member, game):
 
     response = client.post(url, {"document": _upload(archive.club_export_json(game.club))})
 
-    assert response["Location"] == empty.get_absolute_url()
+    queued = ClubImport.objects.get(club=empty)
+    assert response["Location"] == reverse("club_import_progress", args=[queued.pk])
+    # The request only queued the file: the worker has not imported it yet.
+    assert queued.status == ImportStatus.QUEUED and queued.tables == 1 and queued.document
+    assert not empty.players.exists()
+    page = html.unescape(_progress(client, queued).content.decode())
+    assert "<title>Import into Copy · Shanghai Scorekeeper</title>" in page
+    assert "waiting for a worker" in page and "1 table in the file" in page
+    assert f'hx-get="{queued.get_absolute_url()}?shown=queued"' in page
+    assert _progress(client, queued, shown="queued").status_code == 204
+
+    assert run_tasks() == 1
+
+    poll = _progress(client, queued, shown="queued")
+    body = html.unescape(poll.content.decode())
+    assert poll.status_code == 200 and body.lstrip().startswith('<div id="import-progress"')
+    assert "Imported 3 players, 1 seasons and 1 tables into Copy." in body
+    assert f'href="{empty.get_absolute_url()}"' in body and "hx-get" not in body
+    assert _progress(client, queued, shown="imported").status_code == 204
     assert sorted(empty.players.values_list("name", flat=True)) == sorted(
         game.club.players.values_list("name", flat=True)
     )
     assert Event.objects.filter(game__club=empty).count() == game.events.count()
-    message = html.unescape(client.get(response["Location"]).content.decode())
-    assert "Imported 3 players, 1 seasons and 1 tables into Copy." in message
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.IMPORTED and bytes(queued.document) == b""
+    assert queued.counts["player"] == 3 and queued.finished_at is not None
+    # The members page lists it with what the owners did.
+    assert empty.owner_actions.get().summary == (
+        "imported a club export: 3 players, 1 seasons and 1 tables"
+    )
 
 
-def test_a_bad_file_is_refused_on_the_page_and_changes_nothing(client, member, game):
+def test_the_progress_says_when_the_worker_has_begun(client, member, game):
     empty = make_club(member)
+    client.post(
+        reverse("club_import", args=[empty.pk]),
+        {"document": _upload(archive.club_export_json(game.club))},
+    )
+    queued = ClubImport.objects.get(club=empty)
+    # As the worker leaves it once it has taken the file, before the import commits.
+    ClubImport.objects.filter(pk=queued.pk).update(status=ImportStatus.IMPORTING)
+    poll = html.unescape(_progress(client, queued, shown="queued").content.decode())
+    assert "Importing the file's 1 table…" in poll and "?shown=importing" in poll
+    assert _progress(client, queued, shown="importing").status_code == 204
+
+
+def test_a_file_that_is_not_an_export_is_refused_at_once_and_queues_nothing(client, member):
+    empty = make_club(member)
+    url = reverse("club_import", args=[empty.pk])
+    for content, words in [
+        ("{not json", "it is not JSON"),
+        ('{"format": "spreadsheet"}', "not a Shanghai Scorekeeper club export"),
+        ('{"format": "shanghai-scorekeeper-club", "version": 9}', "format version 9"),
+    ]:
+        response = client.post(url, {"document": _upload(content)})
+        assert response.status_code == 200
+        assert words in html.unescape(response.content.decode())
+    assert not ClubImport.objects.exists() and not DBTaskResult.objects.exists()
+    assert not empty.players.exists() and empty.seasons.count() == 1
+
+
+def test_a_damaged_file_is_refused_by_the_worker_and_changes_nothing(client, member, game):
+    empty = make_club(member)
+    season = empty.seasons.get()
     document = archive.club_export_json(game.club).replace("went out", "flew out")
     response = client.post(reverse("club_import", args=[empty.pk]), {"document": _upload(document)})
-    assert response.status_code == 200
-    assert "checksum does not match" in html.unescape(response.content.decode())
-    assert not empty.players.exists() and empty.seasons.count() == 1
+    queued = ClubImport.objects.get(club=empty)
+    assert response["Location"] == queued.get_absolute_url()
+
+    assert run_tasks() == 1
+
+    body = html.unescape(_progress(client, queued, shown="queued").content.decode())
+    assert "checksum does not match" in body and "Nothing was imported." in body
+    assert reverse("club_import", args=[empty.pk]) in body  # another file may be tried
+    assert not empty.players.exists() and list(empty.seasons.all()) == [season]
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.REFUSED and bytes(queued.document) == b""
 
 
 def test_a_file_over_the_size_limit_is_refused(client, member, game, settings):
@@ -143,7 +223,7 @@ def test_a_file_over_the_size_limit_is_refused(client, member, game, settings):
     document = archive.club_export_json(game.club)
     response = client.post(reverse("club_import", args=[empty.pk]), {"document": _upload(document)})
     assert "a club export here can be at most 0 MB" in html.unescape(response.content.decode())
-    assert not empty.players.exists()
+    assert not empty.players.exists() and not ClubImport.objects.exists()
 
 
 def test_a_club_with_players_shows_no_import_form(client, member, game):
@@ -154,7 +234,43 @@ def test_a_club_with_players_shows_no_import_form(client, member, game):
         {"document": _upload(archive.club_export_json(game.club))},
     )
     assert "already has players or tables" in html.unescape(response.content.decode())
-    assert Player.objects.count() == 3
+    assert Player.objects.count() == 3 and not ClubImport.objects.exists()
+
+
+def test_an_import_under_way_is_shown_instead_of_the_form(client, member, game):
+    empty = make_club(member)
+    url = reverse("club_import", args=[empty.pk])
+    document = archive.club_export_json(game.club)
+    client.post(url, {"document": _upload(document)})
+    queued = ClubImport.objects.get()
+    assert client.get(url)["Location"] == queued.get_absolute_url()
+    # A second file sent meanwhile is not taken: the first one's page answers.
+    assert client.post(url, {"document": _upload(document)})["Location"] == (
+        queued.get_absolute_url()
+    )
+    assert ClubImport.objects.count() == 1 and DBTaskResult.objects.count() == 1
+
+
+def test_only_the_clubs_owners_follow_an_import(client, member, game):
+    empty = make_club(member)
+    client.post(
+        reverse("club_import", args=[empty.pk]),
+        {"document": _upload(archive.club_export_json(game.club))},
+    )
+    queued = ClubImport.objects.get()
+    url = reverse("club_import_progress", args=[queued.pk])
+    assert client.post(url).status_code == 405
+    viewer = make_user()
+    Membership.objects.create(club=empty, user=viewer, role=Role.SCORER)
+    client.force_login(viewer)
+    assert client.get(url).status_code == 403
+    assert _progress(client, queued, shown="queued").status_code == 403
+    client.force_login(make_user())  # another club's owner
+    assert _progress(client, queued).status_code == 404
+    client.logout()
+    assert client.get(url)["Location"].startswith(reverse("login"))
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.QUEUED
 
 
 def test_the_table_page_draws_running_totals(client, member, game, django_assert_num_queries):
@@ -228,3 +344,19 @@ def test_the_export_command_refuses_a_season_with_json(game):
         call_command("club_export", str(game.club.pk), "--season", str(game.season.pk))
     with pytest.raises(CommandError, match="no season 999999"):
         call_command("club_export", str(game.club.pk), "--format", "csv", "--season", "999999")
+
+
+def test_where_tasks_run_in_the_request_the_import_is_done_when_its_page_opens(
+    client, member, game, settings
+):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    empty = make_club(member, name="Copy")
+    response = client.post(
+        reverse("club_import", args=[empty.pk]),
+        {"document": _upload(archive.club_export_json(game.club))},
+        follow=True,
+    )
+    body = html.unescape(response.content.decode())
+    assert "Imported 3 players, 1 seasons and 1 tables into Copy." in body
+    assert "hx-get" not in body.split('id="import-progress"')[1].split("</div>")[0]
+    assert empty.players.count() == 3

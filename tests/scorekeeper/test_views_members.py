@@ -4,6 +4,7 @@ may do."""
 import pytest
 from django.urls import reverse
 
+from scorekeeper import services
 from scorekeeper.models import Membership, Role
 from tests.factories import database_state, make_game, make_user, text_of
 
@@ -26,7 +27,8 @@ def test_the_owner_sees_the_invite_code_and_every_members_controls(
 ):
     viewer = join(club, Role.VIEWER)
     client.force_login(club.owner())
-    with django_assert_num_queries(4):  # session, user, club with role, memberships
+    # session, user, club with role, memberships, the owners' last actions
+    with django_assert_num_queries(5):
         response = client.get(reverse("members", args=[club.pk]))
     body = text_of(response)
     assert club.invite_code in body
@@ -160,3 +162,34 @@ def test_a_foreign_membership_is_a_404(client, club):
     response = client.post(reverse("member_remove", args=[theirs.pk]))
     assert response.status_code == 404
     assert database_state() == before
+
+
+def test_the_owners_actions_are_listed_for_every_member_newest_first(client, club, game):
+    owner = club.owner()
+    ben = join(club, Role.VIEWER)
+    cat = join(club, Role.SCORER)
+    services.member_role_set(
+        membership=club.memberships.get(user=ben), user=owner, role=Role.SCORER
+    )
+    services.club_invite_rotate(club=club, user=owner)
+    services.member_remove(membership=club.memberships.get(user=cat), user=owner)
+    services.game_delete(game=game, user=owner)
+    client.force_login(ben)
+    body = text_of(client.get(reverse("members", args=[club.pk])))
+    listed = body.split("What the owners did")[1].split("</ul>")[0]
+    lines = [line.split(": ", 1)[1] for line in listed.split("<li>")[1:]]
+    assert [line.strip().removesuffix("</li>") for line in lines] == [
+        f"{owner} deleted {game}",
+        f"{owner} took {cat} out of the club",
+        f"{owner} made a new invite code",
+        f"{owner} made {ben} scorer",
+    ]
+
+
+def test_a_refused_owner_action_is_not_listed(client, club):
+    owner = club.owner()
+    with pytest.raises(services.ActionRefused):
+        services.member_role_set(
+            membership=club.memberships.get(user=owner), user=owner, role=Role.VIEWER
+        )
+    assert not club.owner_actions.exists()

@@ -162,6 +162,13 @@ def test_location_data_is_stripped_and_orientation_applied(client, member, game)
     assert (photo.width, photo.height) == (original.height, original.width)
 
 
+def test_a_jpeg_comment_is_stripped_too(client, member, game):
+    content = encoded(Image.open(PHOTO), "JPEG", comment=b"Kitchen at 12 Elm Street")
+    read(client, game, "note.jpg", content)
+    with Photo.objects.get().image.open("rb") as stored:
+        assert b"Elm Street" not in stored.read()
+
+
 def test_photos_are_served_to_members_only_and_can_be_deleted(
     client, member, game, django_capture_on_commit_callbacks
 ):
@@ -398,3 +405,11 @@ def test_another_clubs_photos_do_not_count(client, member, game, stranger, setti
     settings.PHOTO_QUOTA_COUNT = 1
     upload(client, game, "meld.jpg", PHOTO.read_bytes())
     assert Photo.objects.filter(game=game).count() == 1
+
+
+def test_a_member_sending_photos_in_a_loop_is_slowed_down(client, member, game):
+    for _ in range(20):
+        upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    response = upload(client, game, "meld.jpg", PHOTO.read_bytes())
+    assert response.status_code == 429
+    assert Photo.objects.count() == 20

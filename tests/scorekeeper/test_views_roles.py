@@ -10,7 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorekeeper import services
 from scorekeeper.forms import UploadedPhoto
-from scorekeeper.models import Membership, Role
+from scorekeeper.models import ClubImport, ImportStatus, Membership, Role
 from tests.factories import database_state, make_game, make_user, play_round, stray_photo
 
 pytestmark = pytest.mark.django_db
@@ -26,9 +26,11 @@ JPEG = (Path(__file__).parents[1] / "recognition" / "photos" / "phone_010.jpg").
 ENDPOINTS = {
     "home": ("signed-in", "-"),
     "healthz": ("anyone", "-"),
+    "security_txt": ("anyone", "-"),
     "signup": ("anyone", "anyone"),
     "account": ("signed-in", "signed-in"),
     "account_delete": ("-", "signed-in"),
+    "sessions_end": ("-", "signed-in"),
     "password_reset": ("anyone", "anyone"),
     "login": ("anyone", "anyone"),
     "logout": ("-", "anyone"),
@@ -46,6 +48,9 @@ ENDPOINTS = {
     "club_export_csv": ("viewer", "-"),
     "season_export_csv": ("viewer", "-"),
     "club_import": ("owner", "owner"),
+    "club_import_progress": ("owner", "-"),
+    "club_recount": ("-", "owner"),
+    "club_recounting": ("viewer", "-"),
     "members": ("viewer", "-"),
     "invite_set": ("-", "owner"),
     "invite_rotate": ("-", "owner"),
@@ -124,8 +129,8 @@ def test_every_url_pattern_has_a_row():
 
 @pytest.fixture
 def club_world(media):
-    """A club with one member of each role, a table in contract 2 with a photo, a shared season
-    and a TV link; and an outsider with an account."""
+    """A club with one member of each role, a table in contract 2 with a photo, a shared season,
+    a TV link and a file refused by the import; and an outsider with an account."""
     game = make_game(players=3)
     play_round(game, went_out=0, points=[10, 20])
     game.refresh_from_db()
@@ -144,6 +149,9 @@ def club_world(media):
         "players": game.seats.first().player,
         "photos": stray_photo(game),  # its file written below
         "members": club.memberships.get(role=Role.VIEWER),
+        "imports": ClubImport.objects.create(
+            club=club, created_by=club.owner(), status=ImportStatus.REFUSED, problem="Not JSON."
+        ),
     }
     (media / "photos").mkdir(parents=True)
     (media / "photos" / "stray.jpg").write_bytes(JPEG)

@@ -16,6 +16,7 @@ from tests.factories import (
     make_player,
     make_user,
     play_round,
+    run_tasks,
 )
 
 pytestmark = pytest.mark.django_db
@@ -33,14 +34,15 @@ def table():
     return finish_game(make_game(club, seated=players))
 
 
-# Pinned query counts: session, user, then the page's own (season, figures, ratings, seasons).
+# Pinned query counts: session, user, then the page's own (season, no recount waiting, figures,
+# ratings, seasons).
 @pytest.mark.parametrize("games", [1, 50])
 def test_standings_run_a_fixed_number_of_queries(client, django_assert_num_queries, games):
     user = make_user()
     club = club_seed(games=games, user=user)
     url = club.seasons.get().get_absolute_url()
     client.force_login(user)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         response = client.get(url)
     lines = response.context["standings"].lines
     assert sum(line.games for line in lines) == 5 * games
@@ -65,8 +67,8 @@ def test_the_club_page_runs_a_fixed_number_of_queries(client, django_assert_num_
     club = club_seed(games=games, user=user)
     client.force_login(user)
     # session, user, club, players, seasons, current season, profiles, count, tables, seats,
-    # results, rounds
-    with django_assert_num_queries(12):
+    # results, rounds, and no recount waiting
+    with django_assert_num_queries(13):
         response = client.get(club.get_absolute_url(), {"page": 3})
     page = response.context["games"]
     assert page.paginator.count == games
@@ -148,6 +150,37 @@ def test_standings_for_htmx_are_the_table_only(client, table):
     assert response.content.decode().lstrip().startswith('<section id="standings">')
     assert "<html" not in response.content.decode()
     assert "<html" in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["member", "shared link"])
+def test_standings_being_recounted_say_so_and_poll_until_they_are_there(client, table, shared):
+    club = table.club
+    services.recount_queue(club=club, user=club.owner())
+    if shared:
+        token = services.season_share(season=table.season, user=club.owner()).share_token
+        url = reverse("shared_standings", args=[token])
+    else:
+        client.force_login(table.created_by)
+        url = reverse("club_standings", args=[club.pk])
+
+    page = text(client.get(url, {"sort": "wins", "min_games": 1}))
+
+    assert "The standings are being recounted…" in page
+    assert 'class="standings"' not in page  # no table of ratings half recounted
+    assert (
+        f'hx-get="{url}?sort=wins&amp;min_games=1"'
+        in client.get(url, {"sort": "wins", "min_games": 1}).content.decode()
+    )
+    assert 'name="sort" value="wins"' in page
+    poll = client.get(url, {"sort": "wins", "min_games": 1}, headers={"HX-Request": "true"})
+    assert poll.status_code == 204
+
+    run_tasks()
+
+    poll = client.get(url, {"sort": "wins", "min_games": 1}, headers={"HX-Request": "true"})
+    assert poll.status_code == 200
+    assert poll.content.decode().lstrip().startswith('<section id="standings">')
+    assert "Ann" in text(poll) and "being recounted" not in text(poll)
 
 
 def test_a_season_shows_only_its_own_tables(client, table):
@@ -308,6 +341,8 @@ def test_a_shared_link_shows_the_seasons_standings_only_until_revoked(client, ta
     ]:
         assert f'href="{url}' not in page
     assert f"{shared}?sort=average" in page  # sorting keeps working through the link
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    assert response["X-Robots-Tag"] == "noindex"
     assert client.get(season.get_absolute_url()).status_code == 302
     client.force_login(table.created_by)
     client.post(reverse("season_unshare", args=[season.pk]))

@@ -1,10 +1,25 @@
 """The load test's report, in Markdown: per level, each action's figures, errors by status, the
 CPU of each process, the goals at 20 tables, how the figures grow, the ceilings of score entry
-and the trivial view, and the fault run."""
+and the trivial view, and the fault run; with two instances too, both stacks side by side."""
 
 import statistics
 
 GOAL_LEVEL = 20
+INSTANCES = {1: "One instance", 2: "Two instances behind nginx"}
+TWO_INSTANCES = (
+    "Two instances: the same club night through nginx (Debian's, one worker process, a new "
+    "connection to gunicorn a request, round robin) in front of two gunicorns as the Procfile "
+    "runs them (each WEB_CONCURRENCY=2, 2 threads: four workers in all), each instance with "
+    "the Procfile's worker beside it (one task worker, idle: the night takes no photos) and an "
+    "empty folder of its own, on a PostgreSQL 15 of their own, photos in an S3-compatible "
+    "object store (moto's server), DJANGO_TRUSTED_PROXIES=1. One instance: gunicorn alone, "
+    "asked directly, as in `make loadtest`."
+)
+TWO_CORES = (
+    "On this two-core machine the figures show correctness, not speed-up: both instances, "
+    "nginx, PostgreSQL and Locust share the same two cores, so the second instance brings no "
+    "CPU of its own, only one more hop (nginx) and more processes to schedule."
+)
 
 
 def number(text: str) -> float:
@@ -38,8 +53,19 @@ def errors(result: dict) -> dict[str, int]:
     }
 
 
-def heading(result: dict) -> str:
+def level_name(result: dict) -> str:
     return f"{result['tables']} tables, a tap every {result['tap_seconds']:g} s a table"
+
+
+def heading(result: dict) -> str:
+    """The level, and on which stack (the fault run says nothing: always one instance)."""
+    stack = {1: ", one instance", 2: ", two instances"}.get(result.get("instances"), "")
+    return level_name(result) + stack
+
+
+def server_errors(result: dict) -> int:
+    """How many answers were 5xx."""
+    return sum(n for key, n in result["record"]["statuses"].items() if key.split()[-1][0] == "5")
 
 
 def level_section(result: dict) -> list[str]:
@@ -169,7 +195,10 @@ def growth(results: list[dict]) -> list[str]:
             f"| {cpu['gunicorn'][0]:.0f} | {cpu['postgresql'][0]:.0f} "
             f"| {cpu['locust'][0]:.0f} | {cpu_per_request(result):.0f} |"
         )
-    busiest = max(results[-1]["cpu"].items(), key=lambda item: item[1][0])
+    busiest = max(
+        ((name, cpu) for name, cpu in results[-1]["cpu"].items() if name != "other processes"),
+        key=lambda item: item[1][0],
+    )
     lines += [
         "",
         f"At {heading(results[-1])} the busiest process group is {busiest[0]} "
@@ -211,9 +240,66 @@ def fault_section(fault: dict) -> list[str]:
     ]
 
 
-def write(results: list[dict], fault: dict | None, rushes: dict | None, *, uptime: str) -> str:
+def side_by_side(ones: list[dict], twos: list[dict]) -> list[str]:
+    """Each level played on both stacks: each action's p95, the 5xx, the unchanged polls' median
+    and the consistency check, one instance against two."""
+    lines = ["## One instance and two, side by side", "", TWO_CORES, ""]
+    for one in ones:
+        level = (one["tables"], one["tap_seconds"])
+        two = next((r for r in twos if (r["tables"], r["tap_seconds"]) == level), None)
+        if two is None:
+            continue
+        by_name = {row["Name"]: row for row in action_rows(two)}
+        names = [row["Name"] for row in action_rows(one)]
+        names += [name for name in by_name if name not in names]
+        by_name_one = {row["Name"]: row for row in action_rows(one)}
+        lines += [
+            f"### {level_name(one)}",
+            "",
+            "| action | requests, one | p95 ms, one | requests, two | p95 ms, two |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for name in names:
+            first, second = by_name_one.get(name, {}), by_name.get(name, {})
+            lines.append(
+                f"| {name} | {first.get('Request Count', 0)} | {first.get('95%', 'N/A')} "
+                f"| {second.get('Request Count', 0)} | {second.get('95%', 'N/A')} |"
+            )
+        totals = [next(r for r in run["stats"] if r["Name"] == "Aggregated") for run in (one, two)]
+        polls = [statistics.median(run["record"]["unchanged_polls"] or [0]) for run in (one, two)]
+        lines += [
+            "",
+            "| | one instance | two instances |",
+            "|---|---:|---:|",
+            f"| requests a second | {number(totals[0]['Requests/s']):.1f} "
+            f"| {number(totals[1]['Requests/s']):.1f} |",
+            f"| p95 ms, every request | {totals[0]['95%']} | {totals[1]['95%']} |",
+            f"| 5xx answers | {server_errors(one)} | {server_errors(two)} |",
+            f"| no answer (cut in flight) | {in_flight(one)} | {in_flight(two)} |",
+            f"| unchanged poll median ms | {polls[0]:.1f} | {polls[1]:.1f} |",
+            f"| gunicorn CPU ms a request | {cpu_per_request(one):.0f} "
+            f"| {cpu_per_request(two):.0f} |",
+            "",
+            f"- Consistency, one instance: {one['consistency']}",
+            f"- Consistency, two instances: {two['consistency']}",
+            "",
+        ]
+    return lines
+
+
+def write(
+    runs: dict[int, list[dict]],
+    fault: dict | None,
+    rushes: dict | None,
+    *,
+    uptime: str,
+    command: str,
+) -> str:
+    """The report of the levels played on each stack (`runs`, by how many instances)."""
     lines = [
         "# Load test report",
+        "",
+        f"`{command}`",
         "",
         "`make loadtest` (gunicorn as the Procfile runs it, WEB_CONCURRENCY=2, 2 threads, "
         "PostgreSQL 15 of its own, DEBUG off; Locust on loopback). Times in ms as Locust "
@@ -226,10 +312,19 @@ def write(results: list[dict], fault: dict | None, rushes: dict | None, *, uptim
         "levels tap four times as fast, the stress level twenty times.",
         "",
     ]
-    for result in results:
-        lines += level_section(result)
+    if 2 in runs:
+        # With both stacks, the side-by-side section says it beside the figures.
+        lines += [TWO_INSTANCES, ""] + ([] if 1 in runs else [TWO_CORES, ""])
+    for instances, results in sorted(runs.items()):
+        if len(runs) > 1:
+            lines += [f"## {INSTANCES[instances]}", ""]
+        for result in results:
+            lines += level_section(result)
+    results = runs[min(runs)]
     at_goal = [r for r in results if r["tables"] == GOAL_LEVEL] or results[-1:]  # club pace
     lines += goals(at_goal[0], rushes) + growth(results)
+    if len(runs) > 1:
+        lines += side_by_side(runs[1], runs[2])
     if rushes:
         lines += ceilings_section(rushes)
     if fault:

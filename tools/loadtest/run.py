@@ -3,12 +3,17 @@
 report, and exit status 1 if the consistency check finds anything lost or extra.
 
     .venv/bin/python -m tools.loadtest.run [--levels 5 20 50] [--tap-seconds 10]
-        [--stress-tap-seconds 2] [--run-time 60] [--no-ceilings] [--no-faults]
+        [--stress-tap-seconds 2] [--run-time 60] [--no-ceilings] [--no-faults] [--instances 1 2]
 
 Starts a throwaway PostgreSQL (tools/pg_cluster.py), the app as the Procfile runs it
 (tools/loadtest/server.py), seeds the tables for each level, drives them with Locust in another
 process (tools/loadtest/locustfile.py), samples the CPU of gunicorn, PostgreSQL and Locust, and
 checks the database after each run (tools/loadtest/consistency.py). Writes loadtest-report.md.
+
+`--instances 2` plays the same levels through nginx in front of two instances on the object
+store (tools/loadtest/instances.py), on a PostgreSQL of their own; `--instances 1 2` plays them
+on both stacks, one after the other, and the report sets them side by side. The ceilings and the
+fault run are measured on one instance.
 """
 
 import argparse
@@ -16,6 +21,7 @@ import contextlib
 import csv
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -26,6 +32,7 @@ from pathlib import Path
 import psutil
 
 from tools.loadtest import faults, report
+from tools.loadtest.instances import Stack
 from tools.loadtest.server import ROOT, App, app_environment, manage, release
 from tools.pg_cluster import Cluster
 
@@ -63,6 +70,12 @@ class CpuSampler(threading.Thread):
             name: (sum(s[name] for s in steady) / len(steady), max(s[name] for s in steady))
             for name in self.groups
         }
+
+
+def others(groups) -> list[psutil.Process]:
+    """Every process but those of `groups` (callables listing processes) and this one."""
+    known = {process.pid for find in groups for process in find()} | {os.getpid()}
+    return [process for process in psutil.process_iter() if process.pid not in known]
 
 
 def family(pid: int) -> list[psutil.Process]:
@@ -120,7 +133,7 @@ def stats_rows(path: Path) -> list[dict]:
 def club_night(
     *,
     cluster,
-    app,
+    servers: dict[str, callable],
     environment,
     folder,
     tables: int,
@@ -130,8 +143,8 @@ def club_night(
     during=None,
 ) -> dict:
     """Seed `tables` tables and play them for `run_time` seconds, a tap every `tap_seconds` a
-    table (`during(tables_json)` meanwhile, if given); the figures, the CPU and the consistency
-    check."""
+    table (`during(tables_json)` meanwhile, if given); the figures, the CPU (of the `servers`'
+    processes, by name, and PostgreSQL's and Locust's) and the consistency check."""
     seeded = seed(environment, folder, tables=tables, name=name)
     postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
     process, record = locust(
@@ -144,13 +157,13 @@ def club_night(
         max_requests=400 * run_time,
         tap_seconds=tap_seconds,
     )
-    sampler = CpuSampler(
-        {
-            "gunicorn": lambda: family(app.pid),
-            "postgresql": lambda: family(postmaster),
-            "locust": lambda: family(process.pid),
-        }
-    )
+    groups = servers | {
+        "postgresql": lambda: family(postmaster),
+        "locust": lambda: family(process.pid),
+    }
+    # What else the machine ran meanwhile: on a shared machine, figures taken while other work
+    # used the cores are not the app's.
+    sampler = CpuSampler(groups | {"other processes": lambda: others(groups.values())})
     sampler.start()
     seen = during(seeded) if during else None
     process.wait()
@@ -226,6 +239,94 @@ def ceilings(*, app, environment, folder, run_time: int) -> dict:
     return rushes
 
 
+@contextlib.contextmanager
+def one_instance(folder: Path):
+    """PostgreSQL and one gunicorn, Locust asking it directly: what `where` a night needs."""
+    with Cluster() as cluster:
+        environment = app_environment(
+            database_url=cluster.database_url("sk_load"), data_dir=folder / "data"
+        )
+        print(f"== preparing: PostgreSQL on port {cluster.port}, migrate, collectstatic")
+        release(environment)
+        with App(environment, log=folder / "gunicorn.log") as app:
+            environment["APP_URL"] = app.url
+            yield {
+                "cluster": cluster,
+                "app": app,
+                "environment": environment,
+                "folder": folder,
+                "servers": {"gunicorn": lambda: family(app.pid)},
+            }
+
+
+@contextlib.contextmanager
+def two_instances(folder: Path):
+    """PostgreSQL, the object store, two gunicorns and nginx in front, which Locust asks."""
+    print("== preparing two instances behind nginx: PostgreSQL, object store, migrate")
+    with Stack(folder) as stack:
+        a, b = stack.apps.values()
+        yield {
+            "cluster": stack.cluster,
+            "app": None,
+            "environment": stack.environment | {"APP_URL": stack.url},
+            "folder": folder,
+            "servers": {
+                "gunicorn": lambda: family(a.pid) + family(b.pid),
+                "nginx": lambda: family(stack.proxy.process.pid),
+                "task workers": lambda: [
+                    process
+                    for worker in stack.task_workers
+                    for process in family(worker.process.pid)
+                ],
+                "object store": lambda: family(stack.store.process.pid),
+            },
+        }
+
+
+def play_levels(where: dict, levels, arguments, *, instances: int) -> list[dict]:
+    """A club night at each of `levels` ((tables, tap seconds)) on one stack."""
+    results = []
+    for n, (tables, tap_seconds) in enumerate(levels):
+        run_time = arguments.run_time
+        if (tables, tap_seconds) == (report.GOAL_LEVEL, arguments.tap_seconds):
+            run_time = arguments.goal_run_time
+        print(
+            f"== {report.INSTANCES[instances]}: {tables} tables, "
+            f"a tap every {tap_seconds:g} s, {run_time} s"
+        )
+        result = club_night(
+            **where,
+            tables=tables,
+            tap_seconds=tap_seconds,
+            run_time=run_time,
+            name=f"level{n}-t{tables}",
+        )
+        results.append(result | {"instances": instances})
+    return results
+
+
+def ceilings_and_faults(app, where: dict, arguments) -> tuple[dict | None, dict | None]:
+    """The ceilings and the fault run on one instance, unless left out."""
+    rushes = fault = None
+    if not arguments.no_ceilings:
+        print(f"== ceilings: score entry, then the trivial view, {RUSH_USERS} clients")
+        rushes = ceilings(
+            app=app, environment=where["environment"], folder=where["folder"], run_time=20
+        )
+    if not arguments.no_faults:
+        print("== fault run: a worker killed, PostgreSQL stopped for 10 s")
+        cluster = where["cluster"]
+        fault = club_night(
+            **where,
+            tables=5,
+            tap_seconds=arguments.tap_seconds,
+            run_time=50,
+            name="faults",
+            during=lambda tables: faults.inflict(app=app, cluster=cluster, tables=tables),
+        )
+    return rushes, fault
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", type=int, nargs="+", default=[5, 20, 50])
@@ -243,54 +344,37 @@ def main() -> int:
     )
     parser.add_argument("--no-faults", action="store_true")
     parser.add_argument("--no-ceilings", action="store_true")
+    parser.add_argument(
+        "--instances",
+        type=int,
+        nargs="+",
+        choices=[1, 2],
+        default=[1],
+        help="1: gunicorn alone; 2: two instances behind nginx on the object store; 1 2: both, "
+        "side by side in the report (the ceilings and the fault run: on one instance only)",
+    )
     parser.add_argument("--report", default="loadtest-report.md")
     arguments = parser.parse_args()
+    command = shlex.join(["python", "-m", "tools.loadtest.run", *sys.argv[1:]])
     folder = Path(tempfile.mkdtemp(prefix="sk-loadtest-"))
-    results, fault, rushes = [], None, None
-    with Cluster() as cluster:
-        environment = app_environment(
-            database_url=cluster.database_url("sk_load"), data_dir=folder / "data"
-        )
-        print(f"== preparing: PostgreSQL on port {cluster.port}, migrate, collectstatic")
-        release(environment)
-        with App(environment, log=folder / "gunicorn.log") as app:
-            environment["APP_URL"] = app.url
-            where = {"cluster": cluster, "app": app, "environment": environment, "folder": folder}
-            levels = [(tables, arguments.tap_seconds) for tables in arguments.levels]
-            if arguments.stress_tap_seconds:
-                levels.append((report.GOAL_LEVEL, arguments.stress_tap_seconds))
-            for n, (tables, tap_seconds) in enumerate(levels):
-                run_time = arguments.run_time
-                if (tables, tap_seconds) == (report.GOAL_LEVEL, arguments.tap_seconds):
-                    run_time = arguments.goal_run_time
-                print(f"== {tables} tables, a tap every {tap_seconds:g} s, {run_time} s")
-                results.append(
-                    club_night(
-                        **where,
-                        tables=tables,
-                        tap_seconds=tap_seconds,
-                        run_time=run_time,
-                        name=f"level{n}-t{tables}",
-                    )
-                )
-            if not arguments.no_ceilings:
-                print(f"== ceilings: score entry, then the trivial view, {RUSH_USERS} clients")
-                rushes = ceilings(app=app, environment=environment, folder=folder, run_time=20)
-            if not arguments.no_faults:
-                print("== fault run: a worker killed, PostgreSQL stopped for 10 s")
-                fault = club_night(
-                    **where,
-                    tables=5,
-                    tap_seconds=arguments.tap_seconds,
-                    run_time=50,
-                    name="faults",
-                    during=lambda tables: faults.inflict(app=app, cluster=cluster, tables=tables),
-                )
-    text = report.write(results, fault, rushes, uptime=subprocess.getoutput("uptime"))
+    runs, fault, rushes = {}, None, None
+    levels = [(tables, arguments.tap_seconds) for tables in arguments.levels]
+    if arguments.stress_tap_seconds:
+        levels.append((report.GOAL_LEVEL, arguments.stress_tap_seconds))
+    for instances in sorted(set(arguments.instances)):
+        stack = one_instance if instances == 1 else two_instances
+        # Each stack has a folder of its own: the runs' files have the same names.
+        (folder / f"instances-{instances}").mkdir()
+        with stack(folder / f"instances-{instances}") as where:
+            app = where.pop("app")
+            runs[instances] = play_levels(where, levels, arguments, instances=instances)
+            if app is not None:
+                rushes, fault = ceilings_and_faults(app, where, arguments)
+    text = report.write(runs, fault, rushes, uptime=subprocess.getoutput("uptime"), command=command)
     Path(arguments.report).write_text(text)
     print(text)
     print(f"(written to {arguments.report}; raw files in {folder})")
-    everything = results + ([fault] if fault else [])
+    everything = [r for results in runs.values() for r in results] + ([fault] if fault else [])
     consistent = all(result["consistent"] for result in everything)
     return 0 if consistent and (rushes is None or rushes["consistent"]) else 1
 

@@ -69,9 +69,12 @@ def release(environment: dict[str, str]) -> None:
 
 
 class App:
-    """gunicorn started by the Procfile's web line; `url`, `pid`, `workers()`, `stop()`."""
+    """gunicorn started by the Procfile's web line; `url`, `pid`, `workers()`, `stop()`.
 
-    def __init__(self, environment: dict[str, str], *, log: Path):
+    `folder`: the process's working folder, the checkout by default. An instance of several
+    gets an empty one of its own, so that nothing it writes relative to it is shared."""
+
+    def __init__(self, environment: dict[str, str], *, log: Path, folder: Path = ROOT):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # The Procfile binds every interface; the load test keeps to loopback.
@@ -80,8 +83,9 @@ class App:
         self.log = log.open("w")
         self.process = subprocess.Popen(
             ["bash", "-c", f"exec {command}"],
-            cwd=ROOT,
-            env={**environment, "PORT": str(self.port)},
+            cwd=folder,
+            # gunicorn finds the app on the path when it runs elsewhere than the checkout.
+            env={**environment, "PORT": str(self.port), "PYTHONPATH": str(ROOT)},
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )

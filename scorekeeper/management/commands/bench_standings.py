@@ -1,11 +1,12 @@
-"""Time the standings, a player page and the club page over a throw-away club of N tables.
+"""Time the standings, a player page, the club page and the new-table page over a throw-away
+club of N tables (and P players: 500 is the most a club keeps).
 
-    python manage.py bench_standings --games 1000
+    python manage.py bench_standings --games 1000 [--players 500]
 
-Seeds a club of twelve players with N finished five-player tables of seven rounds (in a SQLite
-file in a temporary folder, unless DATABASE_URL is set; everything is rolled back at the end),
-renders each page through the full Django stack with the test client, and prints a table; the
-last line is one JSON object."""
+Seeds a club of twelve players (or P) with N finished five-player tables of seven rounds (in a
+SQLite file in a temporary folder, unless DATABASE_URL is set; everything is rolled back at the
+end), renders each page through the full Django stack with the test client, and prints a table;
+the last line is one JSON object."""
 
 import json
 import os
@@ -23,6 +24,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection, connections, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from rules.standings import places
@@ -147,8 +149,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=1000, help="finished tables to seed")
         parser.add_argument("--runs", type=int, default=15, help="timed renders of each page")
+        parser.add_argument("--players", type=int, default=PLAYERS, help="players of the club")
 
-    def handle(self, *args, games: int, runs: int, **options):
+    def handle(self, *args, games: int, runs: int, players: int, **options):
         if not os.environ.get("DATABASE_URL"):
             folder = tempfile.mkdtemp(prefix="bench_standings_")
             connections.close_all()
@@ -157,20 +160,20 @@ class Command(BaseCommand):
             call_command("migrate", verbosity=0)
         try:
             with transaction.atomic():
-                figures = self._bench(games, runs)
+                figures = self._bench(games, runs, players)
                 raise Rollback
         except Rollback:
             pass
         self.stdout.write(f"{'page':<10} {'median ms':>10} {'queries':>8}")
-        for page in ("standings", "player", "club"):
+        for page in ("standings", "player", "club", "new table"):
             row = figures[page]
             self.stdout.write(f"{page:<10} {row['median_ms']:>10} {row['queries']:>8}")
-        self.stdout.write(json.dumps({"games": games, **figures}))
+        self.stdout.write(json.dumps({"games": games, "players": players, **figures}))
 
-    def _bench(self, games: int, runs: int) -> dict:
+    def _bench(self, games: int, runs: int, players: int) -> dict:
         began = time.perf_counter()
         user = get_user_model().objects.create_user(username="bench-standings")
-        club = club_seed(games=games, user=user)
+        club = club_seed(games=games, user=user, players=players)
         self.stderr.write(f"seeded {games} tables in {time.perf_counter() - began:.1f} s")
         client = Client(HTTP_HOST="localhost")
         client.force_login(user)
@@ -178,6 +181,7 @@ class Command(BaseCommand):
             "standings": club.seasons.get().get_absolute_url(),
             "player": club.players.first().get_absolute_url(),
             "club": club.get_absolute_url(),
+            "new table": reverse("game_new", args=[club.pk]),
         }
         figures = {}
         for page, url in pages.items():

@@ -7,7 +7,11 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from scorekeeper.services.tasks import tasks_requeue_stale, uploads_drop_stale
+from scorekeeper.services.tasks import (
+    recounts_queue_again,
+    tasks_requeue_stale,
+    uploads_drop_stale,
+)
 
 UPKEEP_SECONDS = 5
 CLEANUP_SECONDS = 600
@@ -17,8 +21,8 @@ class Command(BaseCommand):
     help = (
         "The Procfile's worker: DJANGO_TASK_WORKERS processes of `db_worker` running the queued "
         "tasks (photos to read, imports, rebuilds), each started again if it dies; every few "
-        "seconds, a task whose worker vanished is queued again, and every ten minutes what nobody "
-        "will collect is deleted."
+        "seconds, a task whose worker vanished is queued again, and every ten minutes a recount "
+        "whose task failed is queued again and what nobody will collect is deleted."
     )
 
     def add_arguments(self, parser):
@@ -50,6 +54,7 @@ class Command(BaseCommand):
             if requeued:
                 self.stdout.write(f"Queued again {requeued} task(s) whose worker vanished.")
             if time.monotonic() - cleaned > CLEANUP_SECONDS:
+                recounts_queue_again()
                 uploads_drop_stale()
                 cleaned = time.monotonic()
             stopping.wait(UPKEEP_SECONDS)

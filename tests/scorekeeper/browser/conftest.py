@@ -7,8 +7,9 @@ import shutil
 import threading
 
 import pytest
-from django_tasks_db.management.commands.db_worker import Worker
 from playwright.sync_api import sync_playwright
+
+from tests.factories import make_worker
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make around it
 # are still plain synchronous code.
@@ -96,18 +97,9 @@ def log_in():
 @pytest.fixture
 def task_worker(live_server):
     """A worker beside the live server, as the Procfile runs one: django-tasks-db's own worker
-    loop, in a thread of this process (it shares the live server's test database), reading the
-    photos the pages queue."""
-    worker = Worker(
-        queue_names=["*"],
-        interval=0.1,
-        batch=False,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="browser-tests",
-        excluded_queue_names=[],
-    )
+    loop, in a thread of this process (it shares the live server's test database), running the
+    tasks the pages queue: photos to read, club imports, recounts."""
+    worker = make_worker("browser-tests", interval=0.1)
     thread = threading.Thread(target=worker.run, daemon=True)
     thread.start()
     yield worker

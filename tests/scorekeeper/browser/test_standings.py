@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from scorekeeper import services
 from scorekeeper.models import Game
-from tests.factories import make_club, make_player, make_user
+from tests.factories import finish_game, make_club, make_game, make_player, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,3 +80,26 @@ def test_two_tables_then_the_standings_sorted_and_a_player_page(tablet, log_in):
     expect(page.locator("#record table").first).to_contain_text("Ann")
     page.get_by_role("link", name=re.compile(r"\d{4}, \d\d:\d\d")).first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Game over")
+
+
+def test_the_standings_wait_for_a_recount_and_appear_when_a_worker_is_done(tablet, log_in, request):
+    page = tablet
+    user = make_user()
+    club = make_club(user, name="Thursday")
+    players = [make_player(club, name) for name in ["Ann", "Ben", "Cleo", "Dev"]]
+    for went_out in (0, 1):
+        finish_game(make_game(club, seated=players), [(went_out, None)] * 7)
+    log_in(page, user)
+    page.goto(club.get_absolute_url())
+
+    page.get_by_role("button", name="Recount the standings").click()
+    expect(page.locator("#recount")).to_contain_text("Recounting the standings…")
+    page.get_by_role("button", name="Standings", exact=True).click()
+    expect(page.locator("#standings")).to_contain_text("The standings are being recounted…")
+    expect(page.locator("table.standings")).to_have_count(0)
+
+    request.getfixturevalue("task_worker")  # a worker starts: the page polls till it is done
+
+    expect(page.locator("table.standings tbody tr")).to_have_count(4)
+    page.get_by_role("link", name="Thursday").click()
+    expect(page.locator("#recount")).not_to_contain_text("Recounting")
