@@ -8,7 +8,7 @@ cards): random hands with 0-4 jokers and shapes known to be slow.
 At the house-rule bounds (BOUNDS: four decks, eight jokers, fifteen dealt, four jokers a meld,
 so 24-card hands): every question of the meld checker, asked as the checker asks it
 (answer_question), on the worst hands known: many jokers, long runs, four copies of a card,
-and random hands; for every contract, and contract 7 alone. Each question's max and p95 are
+and random hands; for every contract, and each contract alone. Each question's max and p95 are
 what the budget of rules/going_down/budget.py keeps under 100 ms; "gave up" counts the answers
 that said there were too many possibilities.
 
@@ -261,6 +261,12 @@ def _random_table(rng: random.Random, deck: list[Card], melds: int) -> list[list
     return table
 
 
+def _timed(call: Callable[[], Answer]) -> tuple[float, Answer]:
+    start = time.process_time()
+    answer = call()
+    return (time.process_time() - start) * 1000, answer
+
+
 def _ask(
     question: str, groups: list[list[Card]], contract: int, **table: object
 ) -> Callable[[], Answer]:
@@ -268,83 +274,69 @@ def _ask(
 
 
 def run_bounds(samples: int = 2000, seed: int = 1, contract: int | None = None) -> dict:
-    """Time every checker question at the house-rule bounds and return the figures."""
+    """Time every checker question at the house-rule bounds and return the figures: per
+    question for every contract, and the going-down questions per contract."""
     rng = random.Random(seed)
     deck = _deck(BOUNDS)
     contracts = [contract] if contract else list(range(1, len(BOUNDS.contracts) + 1))
     hands = _bounds_hands(rng, max(9, samples // 40))
-    cases: dict[str, list[tuple[Callable[[], Answer], str]]] = {
+    # question -> (ms, gave up, input, contract) of each answer
+    timings: dict[str, list[tuple[float, bool, str, int]]] = {
         kind: [] for kind in ("meld", "down", "down_grouped", "hint", "layoff", "shanghai")
     }
-    last = contracts[-1]
+
+    def note(kind: str, call: Callable[[], Answer], text: str, number: int = 0) -> Answer:
+        elapsed, answer = _timed(call)
+        timings[kind].append((elapsed, answer.gave_up, text, number))
+        return answer
+
     for number in contracts:
         for label, hand in hands:
             text = f"{number}: {format_cards(hand)} ({label})"
-            cases["down"].append((_ask(GOING_DOWN, [hand], number), text))
-            hint = _ask(HINT, [hand], number)
-            cases["hint"].append((hint, text))
+            note("down", _ask(GOING_DOWN, [hand], number), text, number)
+            found = note("hint", _ask(HINT, [hand], number), text, number)
             # The melds a player would type after the hint, or the hand cut into fours.
-            found = hint()
-            groups = [list(meld.cards) for meld in found.melds] if found.melds else []
+            groups = [list(meld.cards) for meld in found.melds]
             groups = groups or [hand[start : start + 4] for start in range(0, len(hand), 4)]
-            grouped = " | ".join(format_cards(group) for group in groups)
-            cases["down_grouped"].append(
-                (_ask(GOING_DOWN, groups, number), f"{number}: {grouped} ({label})")
-            )
+            grouped = f"{number}: {format_melds(groups)} ({label})"
+            note("down_grouped", _ask(GOING_DOWN, groups, number), grouped, number)
         # Four runs of two cards and two jokers: every group has the most readings.
         groups = parse_melds("6H 7H JK JK | 6S 7S JK JK | 6D 7D JK JK | 6C 7C JK JK")
-        cases["down_grouped"].append(
-            (_ask(GOING_DOWN, groups, number), f"{number}: {format_melds(groups)}")
-        )
+        grouped = f"{number}: {format_melds(groups)}"
+        note("down_grouped", _ask(GOING_DOWN, groups, number), grouped, number)
     # Questions that do not depend on the contract, asked once.
+    last = contracts[-1]
     melds = [parse_cards(text) for text in _BOUNDS_MELDS]
     melds += [_random_meld(rng, deck) for _ in range(max(9, samples // 10))]
-    cases["meld"] = [(_ask(MELD, [meld], last), format_cards(meld)) for meld in melds]
+    for meld in melds:
+        note("meld", _ask(MELD, [meld], last), format_cards(meld))
     for label, hand in hands:
         table = _random_table(rng, deck, 32)
         for target in range(0, len(table), 4):
             # A card or a few, as players lay off, and now and then the whole hand.
             cards = hand[: (1, 2, 4, len(hand))[target // 4 % 4]]
-            cases["layoff"].append(
-                (
-                    _ask(LAY_OFF, [cards], last, table_melds=table, target=target),
-                    f"{format_cards(cards)} onto {format_cards(table[target])} ({label})",
-                )
-            )
+            text = f"{format_cards(cards)} onto {format_cards(table[target])} ({label})"
+            note("layoff", _ask(LAY_OFF, [cards], last, table_melds=table, target=target), text)
         for card in hand[:4]:
-            cases["shanghai"].append(
-                (
-                    _ask(SHANGHAI, [[card]], last, table_melds=table),
-                    f"{card} against a table of {len(table)} melds",
-                )
-            )
+            text = f"{card} against a table of {len(table)} melds"
+            note("shanghai", _ask(SHANGHAI, [[card]], last, table_melds=table), text)
     figures = {}
-    for kind, kind_cases in cases.items():
-        figures[f"bounds_{kind}"] = _measure_answers(f"{kind} at the bounds", kind_cases)
-        if kind in ("down", "hint") and contract is None:
-            sevens = [case for case in kind_cases if case[1].startswith(f"{last}: ")]
-            figures[f"bounds_{kind}_{last}"] = _measure_answers(
-                f"{kind} at the bounds, contract {last}", sevens
+    for kind, rows in timings.items():
+        figures[f"bounds_{kind}"] = _answer_figures(f"{kind} at the bounds", rows)
+    for kind in ("down", "hint"):
+        for number in contracts if len(contracts) > 1 else ():
+            rows = [row for row in timings[kind] if row[3] == number]
+            figures[f"bounds_{kind}_{number}"] = _answer_figures(
+                f"{kind} at the bounds, contract {number}", rows
             )
     return figures
 
 
-def _measure_answers(
-    name: str, cases: Sequence[tuple[Callable[[], Answer], str]]
-) -> dict[str, object]:
+def _answer_figures(name: str, rows: list[tuple[float, bool, str, int]]) -> dict[str, object]:
     """Figures of one question, and how many of its answers gave up."""
-    times = []
-    gave_up = 0
-    worst, worst_input = -1.0, ""
-    for call, label in cases:
-        start = time.process_time()
-        answer = call()
-        elapsed = (time.process_time() - start) * 1000
-        times.append(elapsed)
-        gave_up += answer.gave_up
-        if elapsed > worst:
-            worst, worst_input = elapsed, label
-    return {**_figures(name, times, worst_input), "gave_up": gave_up}
+    times = [row[0] for row in rows]
+    worst = max(rows, key=lambda row: row[0])
+    return {**_figures(name, times, worst[2]), "gave_up": sum(row[1] for row in rows)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
