@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Steps one question may take: at most about 60 ms of processor time at the bounds on the
+# Steps one question may take: at most about 50 ms of processor time at the bounds on the
 # busy 2-core dev machine (python -m rules.bench --part bounds). The slowest hands known under
-# the seed rules take under half of it, and no random hand at the bounds comes near it.
+# the seed rules take about half of it, and no random hand at the bounds has needed all of it.
 STEPS = 50_000
 # What the steps of the search cost, as the candidate melds tried: visiting a state, counting
 # what the cards left could still make (bounds.prospects), building a book (a run costs a step
