@@ -179,6 +179,7 @@ class Worker:
                 process.resume()
 
     def stop(self) -> None:
+        self.resume()  # a stopped process would not hear SIGTERM
         # It stops its own processes of db_worker when told to (SIGTERM).
         self.process.terminate()
         try:

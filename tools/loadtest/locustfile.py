@@ -210,6 +210,7 @@ class Table(HttpUser):
             key = SEEDED["sessions"][self.username][self.session]
             self.client.cookies.set("sessionid", key, domain="127.0.0.1", path="/")
         self.version, self.contract, self.scoring, self.over = 0, 1, False, False
+        self.hands = []
         self.read_table()
 
     def read_table(self):
@@ -227,6 +228,10 @@ class Table(HttpUser):
             self.contract = int(found.group(1))
         self.scoring = "table-screen scoring" in html
         self.over = "<h1>Game over</h1>" in html
+        # The hands score entry asks for: not that of whoever went out.
+        self.hands = [
+            int(seat) for seat in re.findall(r'class="hand-entry" data-seat="(\d+)"', html)
+        ]
         if self.page and (etag := page_etag(html)):
             SHOWN[(self.pk, self.page)] = etag
 
@@ -359,7 +364,9 @@ class TabletA(Table):
     def score(self):
         data = {f"cards_{seat}": random.choice(HANDS_LEFT) for seat in self.table["seats"]}
         if self.photographs:
-            for seat in self.table["seats"]:
+            if not self.hands:  # scoring began with a form's redirect: the page shows the hands
+                self.read_table()
+            for seat in list(self.hands):
                 self.photograph(seat, data)
         self.write("score", f"/tables/{self.pk}/score/", data)
 

@@ -409,8 +409,10 @@ def worker_stopped(where: dict, worker: Worker, arguments) -> dict:
         time.sleep(15 + max(0, run_time - arguments.worker_stop) / 2)
         stopped = time.time()
         worker.pause()
-        time.sleep(arguments.worker_stop)
-        worker.resume()
+        try:
+            time.sleep(arguments.worker_stop)
+        finally:
+            worker.resume()
         return {"started": started, "stopped": stopped, "resumed": time.time()}
 
     tables = arguments.worker_stop_tables
