@@ -381,6 +381,10 @@ def photos_section(with_worker: dict, in_request: dict | None) -> list[str]:
                 for _, result in runs
             ],
         ),
+        row(
+            "CPU % of other processes (not the stack's)",
+            [f"{result['cpu'].get('other processes', (0, 0))[0]:.0f}" for _, result in runs],
+        ),
         row("5xx answers", [str(server_errors(result)) for _, result in runs]),
         "",
         "Read: the tablet had the cards before the run ended. Refused: "
@@ -471,6 +475,9 @@ def worker_stop_section(result: dict) -> list[str]:
         f"- Over the whole run: {figures['sent']} photos sent, {figures['read']} read while the "
         f"tablets polled, upload→marks median {figures['median']:.1f} s, p95 "
         f"{figures['p95']:.1f} s, max {figures['max']:.1f} s.",
+        "- CPU (% of one core): "
+        + ", ".join(f"{name} {mean:.0f}%" for name, (mean, _) in result["cpu"].items())
+        + ".",
         f"- Consistency: {result['consistency']}",
         "",
     ]
