@@ -1,10 +1,18 @@
-"""Benchmark: python -m rules.bench [--samples N] [--seed S].
+"""Benchmark: python -m rules.bench [--samples N] [--seed S] [--part seed|bounds] [--contract C].
 
-Times check_meld on random melds, check_going_down on random flat 12-card hands with up to
-three jokers, and find_going_down on random 11-15-card hands, for every contract; then both
-on the largest legal hand of every contract (HouseRules.most_cards_held cards): random hands
-with 0-4 jokers and shapes known to be slow. The last line printed is one JSON object with
-the figures (milliseconds).
+Under the seed rules: times check_meld on random melds, check_going_down on random flat 12-card
+hands with up to three jokers, and find_going_down on random 11-15-card hands, for every
+contract; then both on the largest legal hand of every contract (HouseRules.most_cards_held
+cards): random hands with 0-4 jokers and shapes known to be slow.
+
+At the house-rule bounds (BOUNDS: four decks, eight jokers, fifteen dealt, four jokers a meld,
+so 24-card hands): every question of the meld checker, asked as the checker asks it
+(answer_question), on the worst hands known: many jokers, long runs, four copies of a card,
+and random hands; for every contract, and each contract alone. Each question's max and p95 are
+what the budget of rules/going_down/budget.py keeps under 100 ms; "gave up" counts the answers
+that said there were too many possibilities.
+
+The last line printed is one JSON object with the figures (milliseconds).
 """
 
 from __future__ import annotations
@@ -16,10 +24,11 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from .cards import RANKS, SUITS, Card, format_cards, parse_cards
+from .cards import RANKS, SUITS, Card, format_cards, format_melds, parse_cards, parse_melds
 from .going_down import check_going_down, find_going_down
 from .house_rules import HouseRules
 from .melds import check_meld
+from .questions import GOING_DOWN, HINT, LAY_OFF, MELD, SHANGHAI, Answer, answer_question
 
 JOKER = Card("JK", None)
 
@@ -93,6 +102,10 @@ def _time(call: Callable[[], object]) -> float:
     return (time.process_time() - start) * 1000
 
 
+def _percentile(times: list[float], share: float) -> float:
+    return sorted(times)[max(0, int(len(times) * share) - 1)]
+
+
 def _figures(name: str, times: list[float], worst_input: str) -> dict[str, object]:
     total = sum(times) / 1000
     return {
@@ -100,7 +113,8 @@ def _figures(name: str, times: list[float], worst_input: str) -> dict[str, objec
         "calls": len(times),
         "per_second": round(len(times) / total) if total else None,
         "median_ms": round(statistics.median(times), 3),
-        "p99_ms": round(sorted(times)[int(len(times) * 0.99) - 1], 3),
+        "p95_ms": round(_percentile(times, 0.95), 3),
+        "p99_ms": round(_percentile(times, 0.99), 3),
         "worst_ms": round(max(times), 3),
         "worst_input": worst_input,
     }
@@ -182,18 +196,170 @@ def _jokers_per_sample(samples: int) -> list[int]:
     return [index % 5 for index in range(max(samples, 5))]
 
 
+# --- at the house-rule bounds ------------------------------------------------------------------
+
+# Every setting that makes hands and melds bigger at its bound (rules/settings.py): four decks,
+# eight jokers, fifteen dealt, four jokers a meld; two May I?s with three penalty cards each
+# make the largest hand a player can hold, 24 cards.
+BOUNDS = HouseRules(
+    decks=4, jokers=8, cards_dealt=15, jokers_per_meld=4, may_i_limit=2, may_i_penalty_cards=3
+)
+# Ordered pools of natural cards: a hand takes the first 24 - jokers, with 8, 6 or 4 jokers.
+_BOUNDS_SHAPES = {
+    "hearts four times": [Card(rank, "H") for rank in RANKS for _copy in range(4)],
+    "hearts twice": [Card(rank, "H") for rank in RANKS for _copy in range(2)],
+    "two suits": [Card(rank, suit) for rank in RANKS[3:] for suit in "HS"],
+    "two suits twice": [Card(rank, suit) for rank in RANKS[3:] for suit in "HSHS"],
+    "three suits in order": [Card(rank, suit) for suit in "SHD" for rank in RANKS],
+    "four suits of low ranks": [Card(rank, suit) for rank in RANKS for suit in SUITS],
+    "five ranks by suit": [Card(rank, suit) for suit in SUITS for rank in RANKS[3:8]],
+}
+# 24-card hands found slow at the bounds by a hill-climbing search (each took 1 to 19 s of
+# processor time before the search had a budget), and every copy of a rank with jokers
+# declared every way, the most candidate books one card can anchor.
+_BOUNDS_FOUND_SLOW = (
+    "3D JK 6H 9H 8H 8C 4H JK 4H 7D QH 7H 4D JK JH 5D JK KH JK JK 10D JK 5H 10H",
+    "4S KC QC JC 7C 10C 10S 9C 5S 4C 8S JK AC KC 9S 8C 6C 4C JK JK JK JK 5C JK",
+    "10H 3D 4D 4H 4H 5D 5H 5H 6H 7H 8C 8D 8D 8H 9H AD JH JK JK JK JK JK KH QC",
+    "8S 8S 8S 8S 8H 8H 8H 8H 8D 8D 8D 8D 8C 8C 8C 8C JK=8 JK=8S JK=8H JK=8D JK=8C JK JK JK",
+)
+# The longest melds the bounds allow (HouseRules.most_cards_in_meld, 20 cards), legal or not.
+_BOUNDS_MELDS = (
+    "8S 8S 8S 8S 8H 8H 8H 8H 8D 8D 8D 8D 8C 8C 8C 8C JK JK JK JK",
+    "2H 3H JK 5H 6H JK 8H 9H JK JK QH KH AH",
+    "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2H 3H 4H JK JK JK JK",
+    "2H 4H 6H 8H 10H QH AH 3H 5H 7H JK JK JK JK",
+    "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC JK JK JK JK",
+)
+
+
+def _bounds_hands(rng: random.Random, samples: int) -> list[tuple[str, list[Card]]]:
+    """The worst shapes known, the slow hands found, and random hands with 0 to 8 jokers."""
+    size = BOUNDS.most_cards_held(1)
+    hands = []
+    for jokers in (8, 6, 4):
+        for name, pool in _BOUNDS_SHAPES.items():
+            if len(pool) >= size - jokers:
+                hands.append((f"{name}, {jokers} jokers", pool[: size - jokers] + [JOKER] * jokers))
+    hands += [("found slow", parse_cards(text)) for text in _BOUNDS_FOUND_SLOW]
+    deck = _deck(BOUNDS)
+    hands += [
+        (f"random, {index % 9} jokers", _hand(rng, deck, size, index % 9))
+        for index in range(samples)
+    ]
+    return hands
+
+
+def _random_table(rng: random.Random, deck: list[Card], melds: int) -> list[list[Card]]:
+    """A table of legal melds, as many as eight players going down with four melds each lay."""
+    table = []
+    while len(table) < melds:
+        cards = _random_meld(rng, deck)
+        verdict = check_meld(cards, BOUNDS)
+        if verdict.ok:
+            table.append(list(verdict.melds[0].cards))
+    return table
+
+
+def _timed(call: Callable[[], Answer]) -> tuple[float, Answer]:
+    start = time.process_time()
+    answer = call()
+    return (time.process_time() - start) * 1000, answer
+
+
+def _ask(
+    question: str, groups: list[list[Card]], contract: int, **table: object
+) -> Callable[[], Answer]:
+    return lambda: answer_question(question, groups, BOUNDS, contract=contract, **table)
+
+
+def run_bounds(samples: int = 2000, seed: int = 1, contract: int | None = None) -> dict:
+    """Time every checker question at the house-rule bounds and return the figures: per
+    question for every contract, and the going-down questions per contract."""
+    rng = random.Random(seed)
+    deck = _deck(BOUNDS)
+    contracts = [contract] if contract else list(range(1, len(BOUNDS.contracts) + 1))
+    hands = _bounds_hands(rng, max(9, samples // 40))
+    # question -> (ms, gave up, input, contract) of each answer
+    timings: dict[str, list[tuple[float, bool, str, int]]] = {
+        kind: [] for kind in ("meld", "down", "down_grouped", "hint", "layoff", "shanghai")
+    }
+
+    def note(kind: str, call: Callable[[], Answer], text: str, number: int = 0) -> Answer:
+        elapsed, answer = _timed(call)
+        timings[kind].append((elapsed, answer.gave_up, text, number))
+        return answer
+
+    for number in contracts:
+        for label, hand in hands:
+            text = f"{number}: {format_cards(hand)} ({label})"
+            note("down", _ask(GOING_DOWN, [hand], number), text, number)
+            found = note("hint", _ask(HINT, [hand], number), text, number)
+            # The melds a player would type after the hint, or the hand cut into fours.
+            groups = [list(meld.cards) for meld in found.melds]
+            groups = groups or [hand[start : start + 4] for start in range(0, len(hand), 4)]
+            grouped = f"{number}: {format_melds(groups)} ({label})"
+            note("down_grouped", _ask(GOING_DOWN, groups, number), grouped, number)
+        # Four runs of two cards and two jokers: every group has the most readings.
+        groups = parse_melds("6H 7H JK JK | 6S 7S JK JK | 6D 7D JK JK | 6C 7C JK JK")
+        grouped = f"{number}: {format_melds(groups)}"
+        note("down_grouped", _ask(GOING_DOWN, groups, number), grouped, number)
+    # Questions that do not depend on the contract, asked once.
+    last = contracts[-1]
+    melds = [parse_cards(text) for text in _BOUNDS_MELDS]
+    melds += [_random_meld(rng, deck) for _ in range(max(9, samples // 10))]
+    for meld in melds:
+        note("meld", _ask(MELD, [meld], last), format_cards(meld))
+    for label, hand in hands:
+        table = _random_table(rng, deck, 32)
+        for target in range(0, len(table), 4):
+            # A card or a few, as players lay off, and now and then the whole hand.
+            cards = hand[: (1, 2, 4, len(hand))[target // 4 % 4]]
+            text = f"{format_cards(cards)} onto {format_cards(table[target])} ({label})"
+            note("layoff", _ask(LAY_OFF, [cards], last, table_melds=table, target=target), text)
+        for card in hand[:4]:
+            text = f"{card} against a table of {len(table)} melds"
+            note("shanghai", _ask(SHANGHAI, [[card]], last, table_melds=table), text)
+    figures = {}
+    for kind, rows in timings.items():
+        figures[f"bounds_{kind}"] = _answer_figures(f"{kind} at the bounds", rows)
+    for kind in ("down", "hint"):
+        for number in contracts if len(contracts) > 1 else ():
+            rows = [row for row in timings[kind] if row[3] == number]
+            figures[f"bounds_{kind}_{number}"] = _answer_figures(
+                f"{kind} at the bounds, contract {number}", rows
+            )
+    return figures
+
+
+def _answer_figures(name: str, rows: list[tuple[float, bool, str, int]]) -> dict[str, object]:
+    """Figures of one question, and how many of its answers gave up."""
+    times = [row[0] for row in rows]
+    worst = max(rows, key=lambda row: row[0])
+    return {**_figures(name, times, worst[2]), "gave_up": sum(row[1] for row in rows)}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the figures, one line per function, then one JSON line."""
     parser = argparse.ArgumentParser(prog="python -m rules.bench", description=__doc__)
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--part", choices=("all", "seed", "bounds"), default="all")
+    parser.add_argument(
+        "--contract", type=int, default=None, help="at the bounds, only this contract"
+    )
     arguments = parser.parse_args(argv)
-    figures = run(arguments.samples, arguments.seed)
+    figures = {}
+    if arguments.part in ("all", "seed"):
+        figures.update(run(arguments.samples, arguments.seed))
+    if arguments.part in ("all", "bounds"):
+        figures.update(run_bounds(arguments.samples, arguments.seed, arguments.contract))
     for item in figures.values():
+        gave_up = f"  gave up {item['gave_up']}" if "gave_up" in item else ""
         print(
-            f"{item['name']:<42} {item['per_second']:>8} calls/s  "
-            f"median {item['median_ms']:.3f} ms  p99 {item['p99_ms']:.3f} ms  "
-            f"worst {item['worst_ms']:.3f} ms"
+            f"{item['name']:<42} {item['calls']:>6} calls  "
+            f"median {item['median_ms']:.3f} ms  p95 {item['p95_ms']:.3f} ms  "
+            f"p99 {item['p99_ms']:.3f} ms  max {item['worst_ms']:.3f} ms{gave_up}"
         )
         print(f"    worst input: {item['worst_input']}")
     summary = {key: {k: v for k, v in item.items() if k != "name"} for key, item in figures.items()}

@@ -18,7 +18,7 @@ from .scoring import hand_problems, penalty_points
 from .settings import SETTINGS
 from .summary import rules_summary
 
-LEGAL, ILLEGAL, BAD_INPUT = 0, 1, 2
+LEGAL, ILLEGAL, BAD_INPUT, TOO_MANY = 0, 1, 2, 3
 
 
 def _int_list(text: str) -> tuple[int, ...]:
@@ -112,7 +112,7 @@ def _rules_from(arguments: argparse.Namespace) -> HouseRules:
 
 
 def _show_verdict(verdict: Verdict, title: str) -> list[str]:
-    lines = [("✓ " if verdict.ok else "✗ ") + title]
+    lines = [("✓ " if verdict.ok else "? " if verdict.gave_up else "✗ ") + title]
     for meld in verdict.melds:
         lines.append(f"  {meld.kind:<4}  {format_cards(meld.cards, symbols=True)}")
     if verdict.ok and verdict.leftover:
@@ -145,6 +145,8 @@ def _run(arguments: argparse.Namespace, rules: HouseRules) -> tuple[int, dict, l
         verdict = check_going_down(arguments.contract, cards, rules)
         name = _contract_name(rules, arguments.contract)
         title = f"Legal going down for {name}" if verdict.ok else f"Cannot go down for {name}"
+        if verdict.gave_up:
+            title = f"Too many possibilities for {name}"
     elif command == "layoff":
         verdict = check_lay_off(parse_cards(arguments.cards), parse_cards(arguments.meld), rules)
         title = "Legal lay-off" if verdict.ok else "Cannot lay off"
@@ -152,7 +154,12 @@ def _run(arguments: argparse.Namespace, rules: HouseRules) -> tuple[int, dict, l
         verdict = find_going_down(arguments.contract, parse_cards(arguments.cards), rules)
         name = _contract_name(rules, arguments.contract)
         title = f"Best going down for {name}" if verdict.ok else f"No going down for {name}"
-    return (LEGAL if verdict.ok else ILLEGAL), verdict.to_dict(), _show_verdict(verdict, title)
+        if verdict.gave_up:
+            title = (
+                f"A going down for {name}" if verdict.ok else f"Too many possibilities for {name}"
+            )
+    code = LEGAL if verdict.ok else TOO_MANY if verdict.gave_up else ILLEGAL
+    return code, verdict.to_dict(), _show_verdict(verdict, title)
 
 
 def _contract_name(rules: HouseRules, number: int) -> str:
@@ -162,7 +169,8 @@ def _contract_name(rules: HouseRules, number: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns 0 when legal, 1 when not, 2 for bad input."""
+    """Run the command line; returns 0 when legal, 1 when not, 2 for bad input, 3 when there
+    were too many possibilities to tell."""
     parser = build_parser()
     try:
         arguments = parser.parse_args(argv)

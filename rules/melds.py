@@ -78,6 +78,9 @@ class Verdict:
     melds: list[Meld] = field(default_factory=list)
     leftover: list[Card] = field(default_factory=list)
     points_shed: int = 0
+    # The search ran out of steps (going_down/budget.py): when not ok, neither yes nor no is
+    # known; when ok, the going-down found is legal but may not be the best.
+    gave_up: bool = False
 
     def __bool__(self) -> bool:
         return self.ok
@@ -90,6 +93,7 @@ class Verdict:
             "melds": [meld.to_dict() for meld in self.melds],
             "leftover": [str(card) for card in self.leftover],
             "points_shed": self.points_shed,
+            "gave_up": self.gave_up,
         }
 
 

@@ -16,16 +16,23 @@ MELD, GOING_DOWN, LAY_OFF, SHANGHAI, HINT = "meld", "down", "layoff", "shanghai"
 
 @dataclass
 class Answer:
-    """The checker's answer, whatever the question: verdict, reasons, arrangement, targets."""
+    """The checker's answer, whatever the question: verdict, reasons, arrangement, targets.
+
+    `gave_up`: the search ran out of steps. Not ok, it is neither yes nor no; ok, the
+    going-down shown is legal but may not be the best.
+    """
 
     ok: bool
     reasons: list[str]
     melds: list[Meld] = field(default_factory=list)
     leftover: list[Card] = field(default_factory=list)
     targets: list[int] = field(default_factory=list)
+    gave_up: bool = False
 
     @property
     def text(self) -> str:
+        if self.gave_up and not self.ok:
+            return " ".join(self.reasons)
         return ("Yes. " if self.ok else "No. ") + " ".join(self.reasons)
 
 
@@ -67,13 +74,15 @@ def answer_question(
     else:
         verdict = check_meld(flat, rules)
     reasons = list(verdict.reasons)
-    if verdict.ok and not reasons:
-        reasons = [meld_sentence(meld) for meld in verdict.melds]
+    if verdict.ok and (not reasons or verdict.gave_up):
+        # A going-down found before the steps ran out is shown, then what is not known.
+        reasons = [meld_sentence(meld) for meld in verdict.melds] + reasons
     return Answer(
         ok=verdict.ok,
         reasons=reasons,
         melds=list(verdict.melds),
         leftover=list(getattr(verdict, "leftover", []) or []),
+        gave_up=verdict.gave_up,
     )
 
 

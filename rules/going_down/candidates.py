@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations, combinations_with_replacement, product
+from math import prod
 from typing import TYPE_CHECKING
 
+from .budget import BOOK_STEPS
 from .plans import FREE, Plan, rank_of
 
 if TYPE_CHECKING:
@@ -66,6 +68,7 @@ def _books(search: Search, key: tuple) -> list[Plan]:
             if all(count.get(k, 0) >= combo.count(k) for k in set(combo)):
                 joker_sets.append(combo)
     point = search.key_points[key]
+    search.budget.spend(BOOK_STEPS * prod(len(r) for r in ranges) * len(joker_sets))
     plans = []
     for counts in product(*ranges):
         naturals = sum(counts)
@@ -139,10 +142,12 @@ def _run_plans(
     size = len(positions)
     must = [p for p in positions if not natural(p)]
     optional = [p for p in positions if p != anchor and natural(p)]
-    room = rules.jokers_per_meld - len(must)
+    # No more jokers than the meld may hold, nor than are left (part of the memo's key).
+    room = min(rules.jokers_per_meld, search.jokers_left) - len(must)
     plans = []
     for extra in range(0, room + 1):
         for swapped in combinations(optional, extra):
+            search.budget.spend()
             joker_positions = must + list(swapped)
             jokers = len(joker_positions)
             if jokers * 2 > size:
@@ -158,6 +163,7 @@ def _run_plans(
                     options.append(FREE)
                 choices.append(options)
             for sources in product(*choices):
+                search.budget.spend(size)  # a step per card of the run built
                 uses: dict[object, int] = {}
                 slots: list[object] = []
                 filled = dict(zip(joker_positions, sources, strict=True))

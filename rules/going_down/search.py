@@ -13,6 +13,12 @@ search would. It gives up on a state
 - seen before by another path: the melds chosen matter only through the cards they leave and
   through those that can still conflict with a later meld, so such states are the same; a
   cover remembers the states that failed, the best-going-down search the most each can shed.
+
+Some hands at the house-rule bounds (four decks, eight jokers, four jokers a meld) still hold
+more arrangements than a request can afford, so every search counts its steps against the
+question's budget (budget.py) and stops when it is spent: then it keeps what it found (a cover
+found is an answer; the best going-down found so far is legal) and says it gave up, and the
+verdicts never turn that into a "no".
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from ..contracts import Contract
 from ..house_rules import HouseRules
 from ..melds import ace_frames, meld_options
 from .bounds import Prospects, prospects, usable_jokers
+from .budget import PROSPECT_STEPS, VISIT_STEPS, Budget, BudgetSpent
 from .candidates import candidates
 from .plans import Plan, card_of, conflict, is_joker_key, key_of, plan_of
 
@@ -29,8 +36,17 @@ from .plans import Plan, card_of, conflict, is_joker_key, key_of, plan_of
 class Search:
     """One search for a going-down of `contract` in `hand`; run() answers it."""
 
-    def __init__(self, hand: list[Card], contract: Contract, rules: HouseRules, cover: bool):
+    def __init__(
+        self,
+        hand: list[Card],
+        contract: Contract,
+        rules: HouseRules,
+        cover: bool,
+        budget: Budget | None = None,
+    ):
         self.rules = rules
+        self.budget = Budget() if budget is None else budget
+        self.gave_up = False  # the budget ran out before the search was over
         self.cover = cover
         self.books_needed = contract.books
         self.runs_needed = contract.runs
@@ -90,7 +106,12 @@ class Search:
         self.enforce = enforce
         self.best, self.best_points, self.done = None, -1, False
         self.failed, self.ceiling, self.prospect_memo = set(), {}, {}
-        self._visit(0)
+        try:
+            self._visit(0)
+        except BudgetSpent:
+            # The counts are left mid-search: this search is over. What it found stands (a
+            # cover found is an answer), but "none" or "the best" is no longer known.
+            self.gave_up = True
         return self.best
 
     def leftover_cards(self) -> list[Card]:
@@ -103,6 +124,7 @@ class Search:
     # --- the search -------------------------------------------------------------------------
 
     def _visit(self, index: int) -> None:
+        self.budget.spend(VISIT_STEPS)
         keys, count = self.keys, self.count
         while index < len(keys) and count[keys[index]] == 0:
             index += 1
@@ -171,6 +193,7 @@ class Search:
         memo_key = (tuple(self.count.values()), self.books_used, self.runs_used, taken)
         ahead = self.prospect_memo.get(memo_key)
         if ahead is None:
+            self.budget.spend(PROSPECT_STEPS)
             ahead = self.prospect_memo[memo_key] = prospects(self)
         if ahead.books < books_left or ahead.runs < runs_left:
             return True
@@ -221,6 +244,7 @@ class Search:
     def _choose(self, index: int, key: tuple, plans: list[Plan], start: int) -> None:
         count = self.count
         for position in range(start, len(plans)):
+            self.budget.spend()
             plan = plans[position]
             if not self._fits(plan) or not self._allowed(plan):
                 continue
@@ -301,6 +325,7 @@ class Search:
         if len({key[0] if book else key[1] for key in naturals}) > 1:
             return
         cards = self.leftover_cards()
+        self.budget.spend(len(cards))
         for meld in meld_options(cards, self.rules):
             if (meld.kind == "book") != book:
                 continue

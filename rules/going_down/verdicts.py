@@ -21,8 +21,22 @@ from ..melds import (
     refuse,
 )
 from ..scoring import penalty_points
+from .budget import Budget
 from .plans import build
 from .search import Search
+
+# What a player reads when a search runs out of steps: never a "no" that was not proven.
+TOO_MANY_TO_CHECK = (
+    "Too many possibilities to try every arrangement of these cards: separate the melds you "
+    "have in mind with | and ask again."
+)
+TOO_MANY_TO_LIST = (
+    "Too many possibilities to list: type the melds you have in mind and ask whether they go down."
+)
+MAYBE_BETTER = (
+    "Too many possibilities to compare them all: this going-down is legal, but another may "
+    "lay down more points."
+)
 
 
 def _conflict_reason(melds: list[Meld], rules: HouseRules) -> str | None:
@@ -94,15 +108,23 @@ def _leftover(hand: list[Card], melds: list[Meld]) -> list[Card]:
     return rest
 
 
-def _solve(hand: list[Card], contract: Contract, rules: HouseRules, cover: bool) -> Verdict:
-    search = Search(hand, contract, rules, cover)
+def _solve(
+    hand: list[Card], contract: Contract, rules: HouseRules, cover: bool, budget: Budget
+) -> Verdict:
+    search = Search(hand, contract, rules, cover, budget)
     plans = search.run()
     if plans is None:
-        return Verdict(False)
+        return Verdict(False, gave_up=search.gave_up)
     melds = [build(plan, rules) for plan in plans]
     melds.sort(key=_meld_order)
     shed = sum(penalty_points(meld.cards, rules) for meld in melds)
-    return Verdict(True, melds=melds, leftover=_leftover(hand, melds), points_shed=shed)
+    return Verdict(
+        True,
+        melds=melds,
+        leftover=_leftover(hand, melds),
+        points_shed=shed,
+        gave_up=search.gave_up,
+    )
 
 
 def _meld_order(meld: Meld) -> tuple:
@@ -120,15 +142,21 @@ def _flatten(cards_or_melds: Sequence) -> tuple[list[Card], list[list[Card]] | N
 
 
 def check_going_down(
-    contract: int, cards_or_melds: Sequence, rules: HouseRules = DEFAULT_RULES
+    contract: int,
+    cards_or_melds: Sequence,
+    rules: HouseRules = DEFAULT_RULES,
+    *,
+    budget: Budget | None = None,
 ) -> Verdict:
     """Is this a legal initial meld for contract number `contract` (counting from 1)?
 
     A list of lists is checked as grouped melds; a flat list of cards must be arranged, all
     of it, into the contract's melds (for a no-discard contract, the flat list is the whole
     hand). Same-rank books and consecutive same-suit runs are refused only after every joker
-    assignment has been tried.
+    assignment has been tried. When arranging the cards takes more than the budget's steps,
+    the verdict gives up (`gave_up`, not ok) and asks for the melds one by one.
     """
+    budget = Budget() if budget is None else budget
     try:
         wanted = _contract_of(contract, rules)
     except RulesError as error:
@@ -144,10 +172,12 @@ def check_going_down(
         return refuse(f"No cards were given: contract {contract} needs {_needs(wanted)}.")
     if groups is not None:
         return _check_grouped(contract, wanted, groups, rules)
-    verdict = _solve(cards, wanted, rules, cover=True)
+    verdict = _solve(cards, wanted, rules, cover=True, budget=budget)
     if verdict.ok:
         return verdict
-    return refuse(*_cover_reasons(contract, wanted, cards, rules))
+    if verdict.gave_up:
+        return Verdict(False, [TOO_MANY_TO_CHECK], gave_up=True)
+    return refuse(*_cover_reasons(contract, wanted, cards, rules, budget))
 
 
 def _check_grouped(
@@ -189,34 +219,45 @@ def _check_grouped(
     )
 
 
-def _cover_reasons(number: int, contract: Contract, cards: list[Card], rules: HouseRules) -> list:
+def _cover_reasons(
+    number: int, contract: Contract, cards: list[Card], rules: HouseRules, budget: Budget
+) -> list:
+    """Why these cards make no going-down. A search that runs out of steps here only leaves
+    out the sentence it was for."""
     name = f"Contract {number} ({contract.name})"
     needed = contract.books * rules.min_book + contract.runs * rules.min_run
     if len(cards) < needed:
         return [f"{name} needs at least {needed} cards; {len(cards)} were given."]
-    relaxed = Search(cards, contract, rules, cover=True).run(enforce=False)
+    relaxed = Search(cards, contract, rules, cover=True, budget=budget).run(enforce=False)
     if relaxed is not None:
         melds = [build(plan, rules) for plan in relaxed]
         reason = _conflict_reason(melds, rules)
         if reason:
             return [reason]
     reasons = [f"{describe(cards)} cannot be laid out as {_needs(contract)} using every card."]
-    best = _solve(cards, contract, rules, cover=False)
-    if best.ok and best.leftover:
+    best = _solve(cards, contract, rules, cover=False, budget=budget)
+    if best.ok and best.leftover and not best.gave_up:
         layout = " | ".join(str(meld) for meld in best.melds)
         reasons.append(f"{describe(best.leftover)} does not fit: the closest is {layout}.")
     return reasons
 
 
 def find_going_down(
-    contract: int, hand: Sequence[Card], rules: HouseRules = DEFAULT_RULES
+    contract: int,
+    hand: Sequence[Card],
+    rules: HouseRules = DEFAULT_RULES,
+    *,
+    budget: Budget | None = None,
 ) -> Verdict:
     """The legal going-down in this hand that sheds the most penalty points.
 
     The verdict's melds are the ones to lay, `leftover` the cards kept and `points_shed` the
     points laid down. For a no-discard contract the whole hand must be used. When no going
-    down exists, the reasons say what is missing.
+    down exists, the reasons say what is missing. When the search takes more than the
+    budget's steps, the verdict gives up (`gave_up`): ok with the best going-down found so
+    far and a reason saying a better one may exist, or not ok when none was found yet.
     """
+    budget = Budget() if budget is None else budget
     try:
         wanted = _contract_of(contract, rules)
     except RulesError as error:
@@ -224,27 +265,39 @@ def find_going_down(
     hand = listed_cards(hand, rules)
     if isinstance(hand, Verdict):
         return hand
-    verdict = _solve(hand, wanted, rules, cover=wanted.no_discard)
+    verdict = _solve(hand, wanted, rules, cover=wanted.no_discard, budget=budget)
     if verdict.ok:
+        if verdict.gave_up:
+            verdict.reasons = [MAYBE_BETTER]
         return verdict
-    return refuse(*_missing_reasons(contract, wanted, hand, rules))
+    if verdict.gave_up:
+        return Verdict(False, [TOO_MANY_TO_LIST], gave_up=True)
+    return refuse(*_missing_reasons(contract, wanted, hand, rules, budget))
 
 
-def _missing_reasons(number: int, contract: Contract, hand: list[Card], rules: HouseRules) -> list:
+def _missing_reasons(
+    number: int, contract: Contract, hand: list[Card], rules: HouseRules, budget: Budget
+) -> list:
+    """What the hand lacks for the contract. A search that runs out of steps here only leaves
+    out the sentence it was for."""
     name = f"Contract {number} ({contract.name})"
     if contract.no_discard:
         reasons = [f"{name} must use the whole hand, and this hand cannot make {_needs(contract)}."]
     else:
         reasons = [f"This hand cannot go down for {name}: it needs {_needs(contract)}."]
-    relaxed = Search(hand, contract, rules, cover=contract.no_discard).run(enforce=False)
+    relaxed = Search(hand, contract, rules, cover=contract.no_discard, budget=budget).run(
+        enforce=False
+    )
     if relaxed is not None:
         reason = _conflict_reason([build(plan, rules) for plan in relaxed], rules)
         if reason:
             reasons.append(reason)
             return reasons
-    books = _most(hand, rules, "book", contract.books)
-    runs = _most(hand, rules, "run", contract.runs)
-    if books < contract.books or runs < contract.runs:
+    books = _most(hand, rules, "book", contract.books, budget)
+    runs = _most(hand, rules, "run", contract.runs, budget)
+    if books is None or runs is None:
+        pass  # how many it holds was not worked out
+    elif books < contract.books or runs < contract.runs:
         held = _needs(Contract(books, runs)) if books or runs else "no book or run"
         reasons.append(f"It holds at most {held}.".replace("at most no", "no"))
     elif not contract.no_discard:
@@ -254,15 +307,22 @@ def _missing_reasons(number: int, contract: Contract, hand: list[Card], rules: H
     return reasons
 
 
-def _most(hand: list[Card], rules: HouseRules, kind: str, wanted: int) -> int:
+def _most(
+    hand: list[Card], rules: HouseRules, kind: str, wanted: int, budget: Budget
+) -> int | None:
+    """How many books (or runs) the hand can make together, up to `wanted`; None when the
+    budget ran out before that was known."""
     best = 0
     for count in range(1, wanted + 1):
         contract = Contract(count, 0) if kind == "book" else Contract(0, count)
-        search = Search(hand, contract, rules, cover=False)
+        search = Search(hand, contract, rules, cover=False, budget=budget)
         search.keep_one = False
         search.extra = False
         search.first_only = True  # only whether one exists
-        if search.run(enforce=True) is None:
+        found = search.run(enforce=True)
+        if search.gave_up:
+            return None
+        if found is None:
             break
         best = count
     return best

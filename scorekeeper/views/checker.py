@@ -21,6 +21,9 @@ VERDICTS = {
     Check.Question.SHANGHAI: ("✔ Shanghai! It fits the table", "✘ Not a Shanghai"),
     Check.Question.HINT: ("✔ You could lay this down", "✘ Nothing to lay down yet"),
 }
+# The engine ran out of steps before it could tell (rules/going_down/budget.py): neither a yes
+# nor a no, and the reasons say what to ask instead.
+GAVE_UP = "⚠ Too many possibilities"
 
 
 # The most questions a member asks the checker, and photos a member takes, in a minute: well
@@ -34,9 +37,10 @@ def checker_page(request, context, *, status=200):
     template = "checker.html#answer" if request.htmx else "checker.html"
     context.setdefault("ranks", rules.RANKS)
     context.setdefault("suits", rules.SUIT_SYMBOL.items())
-    if context.get("answer") is not None:
+    answer = context.get("answer")
+    if answer is not None:
         yes, no = VERDICTS[context["form"].cleaned_data["question"]]
-        context["verdict"] = yes if context["answer"].ok else no
+        context["verdict"] = yes if answer.ok else GAVE_UP if answer.gave_up else no
     return render(request, template, context, status=status)
 
 

@@ -92,7 +92,7 @@ def test_python_dash_m_rules():
 def test_benchmark_runs_and_ends_with_json(capsys):
     from rules import bench
 
-    assert bench.main(["--samples", "30"]) == 0
+    assert bench.main(["--samples", "30", "--part", "seed"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     figures = json.loads(last)
     assert set(figures) == {
@@ -107,3 +107,17 @@ def test_benchmark_runs_and_ends_with_json(capsys):
     largest = figures["find_going_down_largest"]
     assert largest["calls"] >= 7 * (5 + 5)
     assert largest["worst_input"].endswith(")")
+
+
+def test_benchmark_at_the_bounds_times_every_question(capsys):
+    from rules import bench
+
+    assert bench.main(["--samples", "30", "--part", "bounds", "--contract", "7"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(figures) == {
+        f"bounds_{kind}" for kind in ("meld", "down", "down_grouped", "hint", "layoff", "shanghai")
+    }
+    for item in figures.values():
+        assert item["calls"] and item["p95_ms"] <= item["worst_ms"]
+    # The worst shapes at the bounds give up on contract 7 rather than take seconds.
+    assert figures["bounds_hint"]["gave_up"] > 0

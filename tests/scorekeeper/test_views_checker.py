@@ -12,6 +12,7 @@ from tests.factories import (
     assert_refused,
     go_down,
     make_club,
+    make_game,
     make_user,
     play_round,
     post_refused,
@@ -344,3 +345,55 @@ def test_a_member_asking_the_checker_in_a_loop_is_slowed_down_alone(client, memb
     Membership.objects.create(club=game.club, user=other, role=Role.SCORER)
     client.force_login(other)
     assert client.post(reverse("table_check", args=[game.pk]), question).status_code == 200
+
+
+# At the house-rule bounds some hands hold more arrangements than the engine tries in a request
+
+BOUNDS = rules.HouseRules(
+    decks=4, jokers=8, cards_dealt=15, jokers_per_meld=4, may_i_limit=2, may_i_penalty_cards=3
+)
+# 24 cards found by a hill-climb: contract 7 takes more steps than a question's budget.
+TOO_MANY_FOR_7 = "3D JK 6H 9H 8H 8C 4H JK 4H 7D QH 7H 4D JK JH 5D JK KH JK JK 10D JK 5H 10H"
+
+
+def bounds_profile(user):
+    club = make_club(user)
+    return services.profile_save(user=club.owner(), club=club, name="Bounds", house_rules=BOUNDS)
+
+
+@pytest.mark.parametrize("question", ["hint", "down"])
+def test_the_standalone_checker_says_when_there_are_too_many_possibilities(
+    client, question, htmx_headers
+):
+    user = make_user()
+    profile = bounds_profile(user)
+    client.force_login(user)
+    response = client.post(
+        reverse("checker"),
+        {"question": question, "cards": TOO_MANY_FOR_7, "contract": 7, "profile": profile.pk},
+        headers=htmx_headers,
+    )
+    assert response.status_code == 200
+    body = text_of(response)
+    assert '<h2 class="verdict gave-up">⚠ Too many possibilities</h2>' in body
+    assert "type the melds you have in mind" in body or "separate the melds" in body
+    # Neither a yes nor a no, and not an error.
+    assert "✔" not in body and "✘" not in body
+    assert 'role="alert"' not in body
+
+
+def test_too_many_possibilities_at_a_table_are_kept_as_said_and_offer_nothing_to_record(client):
+    user = make_user()
+    profile = bounds_profile(user)
+    game = make_game(profile.club, players=3, profile=profile)
+    for _ in range(6):
+        play_round(game, points=[5, 5])
+    client.force_login(user)
+    response = client.post(url("table_check", game), {"question": "down", "cards": TOO_MANY_FOR_7})
+    assert response.status_code == 200
+    body = text_of(response)
+    assert "⚠ Too many possibilities" in body
+    assert "Record the going-down" not in body
+    check = Check.objects.get()
+    assert (check.round.number, check.ok) == (7, False)
+    assert check.answer.startswith("Too many possibilities to try every arrangement")

@@ -510,7 +510,8 @@ def write(
         "",
     ]
     if 2 in runs:
-        lines += [TWO_INSTANCES, "", TWO_CORES, ""]
+        # With both stacks, the side-by-side section says it beside the figures.
+        lines += [TWO_INSTANCES, ""] + ([] if 1 in runs else [TWO_CORES, ""])
     for instances, results in sorted(runs.items()):
         if len(runs) > 1:
             lines += [f"## {INSTANCES[instances]}", ""]
