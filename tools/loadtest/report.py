@@ -10,7 +10,7 @@ TWO_INSTANCES = (
     "Two instances: the same club night through nginx (Debian's, one worker process, a new "
     "connection to gunicorn a request, round robin) in front of two gunicorns as the Procfile "
     "runs them (each WEB_CONCURRENCY=2, 2 threads: four workers in all), each instance with "
-    "the Procfile's worker beside it (one task worker, idle: the night takes no photos) and an "
+    "the Procfile's worker beside it (one task worker, idle unless tables take photos) and an "
     "empty folder of its own, on a PostgreSQL 15 of their own, photos in an S3-compatible "
     "object store (moto's server), DJANGO_TRUSTED_PROXIES=1. One instance: gunicorn alone, "
     "asked directly, as in `make loadtest`."
@@ -498,7 +498,8 @@ def write(
         "",
         f"`{command}`",
         "",
-        "`make loadtest` (gunicorn as the Procfile runs it, WEB_CONCURRENCY=2, 2 threads, "
+        "`make loadtest` (gunicorn as the Procfile runs it, WEB_CONCURRENCY=2, 2 threads, and its "
+        "worker, "
         "PostgreSQL 15 of its own, DEBUG off; Locust on loopback). Times in ms as Locust "
         "measured them. Machine at the end: " + uptime.strip(),
         "",
