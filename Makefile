@@ -52,6 +52,8 @@ test: $(VENV)/.requirements-dev chromium
 # A club night at 5, 20 and 50 tables, a stress level, the ceilings and a fault run, on gunicorn
 # and a PostgreSQL of its own (about 14 minutes; needs root and PostgreSQL's binaries, installed when missing). Writes
 # loadtest-report.md; fails if anything accepted was lost or anything refused was saved.
+# Photos: `$(BIN)/python -m tools.loadtest.run --photo-share 0.25 --photos-in-request-too
+# --worker-stop 30` (see README, Performance).
 loadtest: $(VENV)/.requirements-dev
 	$(BIN)/python -m tools.loadtest.run
 

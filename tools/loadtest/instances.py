@@ -16,12 +16,14 @@ A request with the header `X-Instance: a` (or `b`) goes to that instance only. n
 foreground with a generated configuration in a folder of its own, on a free loopback port.
 """
 
+import contextlib
 import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psutil
 import requests
 from requests.adapters import HTTPAdapter
 
@@ -156,7 +158,28 @@ class Worker:
             stderr=subprocess.STDOUT,
         )
 
+    def processes(self) -> list[psutil.Process]:
+        """The worker and its processes of db_worker."""
+        try:
+            parent = psutil.Process(self.process.pid)
+            return [parent, *parent.children(recursive=True)]
+        except psutil.Error:
+            return []
+
+    def pause(self) -> None:
+        """SIGSTOP to the worker and its processes: a worker that hangs, or a machine that
+        stopped them; tasks wait in the queue."""
+        for process in self.processes():
+            with contextlib.suppress(psutil.Error):
+                process.suspend()
+
+    def resume(self) -> None:
+        for process in self.processes():
+            with contextlib.suppress(psutil.Error):
+                process.resume()
+
     def stop(self) -> None:
+        self.resume()  # a stopped process would not hear SIGTERM
         # It stops its own processes of db_worker when told to (SIGTERM).
         self.process.terminate()
         try:

@@ -12,14 +12,22 @@ poll every second whatever the pace: at a real club night they send most of the 
 
 Driven by tools/loadtest/run.py, which sets LOADTEST_TABLES (seed_load's JSON), LOADTEST_RECORD
 (where every write and its outcome is written for the consistency check),
-LOADTEST_MAX_REQUESTS (the run stops after that many requests, or at --run-time) and
-LOADTEST_TAP_SECONDS."""
+LOADTEST_MAX_REQUESTS (the run stops after that many requests, or at --run-time),
+LOADTEST_TAP_SECONDS and LOADTEST_PHOTO_SHARE.
+
+Photos: on a share of the tables (LOADTEST_PHOTO_SHARE, none by default), the playing tablet
+photographs each hand before saving the scores, as a player does: it sends the photo (a real one
+of tests/recognition/photos, its bytes as they are) to the score entry's photo view, polls the
+address the answer gives every second, as the page does, until the cards are read, and only
+then takes the next hand's. "photo upload→marks" is the time from sending a photo to the answer
+with its cards (the marks on the photo)."""
 
 import itertools
 import json
 import os
 import random
 import re
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -34,6 +42,9 @@ SEEDED = json.loads(Path(os.environ["LOADTEST_TABLES"]).read_text())
 TABLES = SEEDED["tables"]
 MAX_REQUESTS = int(os.environ.get("LOADTEST_MAX_REQUESTS", "0"))
 TAP_SECONDS = float(os.environ.get("LOADTEST_TAP_SECONDS", "10"))
+PHOTO_SHARE = float(os.environ.get("LOADTEST_PHOTO_SHARE", "0"))
+PHOTO_FILES = sorted((Path(__file__).parents[2] / "tests/recognition/photos").glob("*.jpg"))
+PHOTO_GIVE_UP = 180  # seconds a tablet polls one photo before saving the scores without it
 SETTLE = 5
 # The seed rules' seven contracts as (books, runs).
 CONTRACTS = [(2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3)]
@@ -77,6 +88,13 @@ class LoopbackHttpSession(LoopbackCookiesMixin, HttpSession):
 
 UNCHANGED_POLLS: list[float] = []  # ms of each 304 answer to a screen's poll
 LOGINS: list[float] = []  # ms of each login (a password hash: once a device a night)
+# Every request of a tablet or member (not the screens' polls nor the trivial view), as
+# [seconds since the epoch, name, status, ms]: what was answered during a given span (a worker
+# stopped, say). Reset with the figures, like Locust's.
+TIMELINE: list[list] = []
+PHOTOS: list[dict] = []  # each photo sent: when, its ms to the marks (None: never read), 204s
+POLLED = ("live poll", "tv poll", "trivial view (/healthz)")
+PHOTO_EVENT = "photo"  # the request type of "photo upload→marks", which is no request
 ready = itertools.count(1)
 members = itertools.count()
 _environment = None
@@ -89,8 +107,12 @@ def keep_environment(environment, **kwargs):
 
 
 @events.request.add_listener
-def count(name, response, exception, response_time, **kwargs):
+def count(name, response, exception, response_time, request_type="", **kwargs):
+    if request_type == PHOTO_EVENT:
+        return
     status = getattr(response, "status_code", 0) or 0
+    if name not in POLLED:
+        TIMELINE.append([time.time(), name, status, response_time])
     STATUSES[f"{name} {status}"] += 1
     if name in ("live poll", "tv poll") and status == 304:
         UNCHANGED_POLLS.append(response_time)
@@ -110,6 +132,8 @@ def write_record(environment, **kwargs):
                 "checks": dict(CHECKS),
                 "unchanged_polls": UNCHANGED_POLLS,
                 "logins": LOGINS,
+                "timeline": TIMELINE,
+                "photos": PHOTOS,
             },
             out,
             indent=0,
@@ -143,6 +167,7 @@ def device_ready():
 def reset_figures():
     _environment.stats.reset_all()
     UNCHANGED_POLLS.clear()
+    TIMELINE.clear()
 
 
 class Table(HttpUser):
@@ -185,6 +210,7 @@ class Table(HttpUser):
             key = SEEDED["sessions"][self.username][self.session]
             self.client.cookies.set("sessionid", key, domain="127.0.0.1", path="/")
         self.version, self.contract, self.scoring, self.over = 0, 1, False, False
+        self.hands = []
         self.read_table()
 
     def read_table(self):
@@ -202,6 +228,10 @@ class Table(HttpUser):
             self.contract = int(found.group(1))
         self.scoring = "table-screen scoring" in html
         self.over = "<h1>Game over</h1>" in html
+        # The hands score entry asks for: not that of whoever went out.
+        self.hands = [
+            int(seat) for seat in re.findall(r'class="hand-entry" data-seat="(\d+)"', html)
+        ]
         if self.page and (etag := page_etag(html)):
             SHOWN[(self.pk, self.page)] = etag
 
@@ -254,6 +284,9 @@ class TabletA(Table):
     def on_start(self):
         super().on_start()
         self.steps = []
+        # Which tables take photos: every n-th, n = 1 / share (one in four at 0.25).
+        index = TABLES.index(self.table)
+        self.photographs = PHOTO_SHARE > 0 and index % round(1 / PHOTO_SHARE) == 0
 
     @task
     def play(self):
@@ -330,7 +363,53 @@ class TabletA(Table):
 
     def score(self):
         data = {f"cards_{seat}": random.choice(HANDS_LEFT) for seat in self.table["seats"]}
+        if self.photographs:
+            if not self.hands:  # scoring began with a form's redirect: the page shows the hands
+                self.read_table()
+            for seat in list(self.hands):
+                self.photograph(seat, data)
         self.write("score", f"/tables/{self.pk}/score/", data)
+
+    def photograph(self, seat: int, typed: dict):
+        """Send a photo of `seat`'s hand with what was typed, then poll it every second until
+        its cards are read; the time from sending to the cards, as "photo upload→marks"."""
+        photo = random.choice(PHOTO_FILES)
+        sent = time.time()
+        answer = self.client.post(
+            f"/tables/{self.pk}/score/photo/",
+            data={**typed, "version": self.version, "photo_seat": seat},
+            files={f"photo_{seat}": (photo.name, photo.read_bytes(), "image/jpeg")},
+            headers={"X-CSRFToken": self.token, "HX-Request": "true"},
+            name="photo upload",
+            allow_redirects=False,
+        )
+        reading = re.search(r'hx-get="(/photos/\d+/reading/)"', answer.text or "")
+        kept = {"at": sent, "ms": None, "waiting_polls": 0}
+        PHOTOS.append(kept)
+        if answer.status_code != 200 or reading is None:
+            # Refused (the round was scored meanwhile, say): why, for the report.
+            why = re.search(r'class="message refusal"[^>]*>([^<]*)<', answer.text or "")
+            kept["refused"] = why.group(1) if why else f"status {answer.status_code}"
+            return
+        while time.time() - sent < PHOTO_GIVE_UP:
+            gevent.sleep(1)
+            poll = self.client.get(
+                reading.group(1), headers={"HX-Request": "true"}, name="photo reading poll"
+            )
+            if poll.status_code == 204:
+                kept["waiting_polls"] += 1
+            elif poll.status_code == 200 and "photo-result" in poll.text:
+                kept["ms"] = 1000 * (time.time() - sent)
+                events.request.fire(
+                    request_type=PHOTO_EVENT,
+                    name="photo upload→marks",
+                    response_time=kept["ms"],
+                    response_length=0,
+                    response=None,
+                    exception=None,
+                    context={},
+                )
+                return
 
     def round_edit(self):
         number = self.contract - 1

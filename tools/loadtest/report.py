@@ -10,7 +10,7 @@ TWO_INSTANCES = (
     "Two instances: the same club night through nginx (Debian's, one worker process, a new "
     "connection to gunicorn a request, round robin) in front of two gunicorns as the Procfile "
     "runs them (each WEB_CONCURRENCY=2, 2 threads: four workers in all), each instance with "
-    "the Procfile's worker beside it (one task worker, idle: the night takes no photos) and an "
+    "the Procfile's worker beside it (one task worker, idle unless tables take photos) and an "
     "empty folder of its own, on a PostgreSQL 15 of their own, photos in an S3-compatible "
     "object store (moto's server), DJANGO_TRUSTED_PROXIES=1. One instance: gunicorn alone, "
     "asked directly, as in `make loadtest`."
@@ -109,13 +109,23 @@ def level_section(result: dict) -> list[str]:
         f"Consistency: {result['consistency']}",
         "",
     ]
+    if result.get("queue"):
+        lines[-1:-1] = [
+            f"Task queue (READY and RUNNING tasks, every second): median "
+            f"{statistics.median(result['queue']):g}, max {max(result['queue'])}."
+        ]
     return lines
+
+
+# Logging in is a password hash, slow by design and once a device a night: not a tap; a photo's
+# time to its marks is no request but the wait of several.
+NOT_TAPS = ("log in", "login page", "photo upload→marks")
+PHOTO_POLL = "photo reading poll"
 
 
 def goals(result: dict, rushes: dict | None) -> list[str]:
     rows = action_rows(result)
-    # Logging in is a password hash, slow by design and once a device a night: not a tap.
-    taps = [row for row in rows if row["Name"] not in ("log in", "login page")]
+    taps = [row for row in rows if row["Name"] not in NOT_TAPS]
     slow = [f"{row['Name']} {row['95%']} ms" for row in taps if number(row["95%"]) >= 100]
     server_errors = {k: v for k, v in errors(result).items() if k.split()[-1].startswith("5")}
     polls = result["record"]["unchanged_polls"]
@@ -287,6 +297,192 @@ def side_by_side(ones: list[dict], twos: list[dict]) -> list[str]:
     return lines
 
 
+def photo_figures(result: dict) -> dict:
+    """What became of a run's photos: how many were sent and read, the seconds from sending
+    each to its marks, the polls answered 204, the task queue's length, the statuses after."""
+    photos = result["record"].get("photos", [])
+    sent = [photo for photo in photos if "refused" not in photo]
+    seconds = [photo["ms"] / 1000 for photo in sent if photo["ms"] is not None]
+    queue = result.get("queue") or [0]
+    return {
+        "sent": len(sent),
+        "refused": sorted({photo["refused"] for photo in photos if "refused" in photo}),
+        "refused_count": len(photos) - len(sent),
+        "read": len(seconds),
+        "median": statistics.median(seconds or [0]),
+        "p95": percentile(seconds, 0.95),
+        "max": max(seconds or [0]),
+        "waiting_polls": sum(photo["waiting_polls"] for photo in sent),
+        "queue_median": statistics.median(queue),
+        "queue_max": max(queue),
+        "statuses": result.get("photos") or {},
+    }
+
+
+def statuses_text(statuses: dict) -> str:
+    return ", ".join(f"{count} {status}" for status, count in sorted(statuses.items())) or "none"
+
+
+def photos_section(with_worker: dict, in_request: dict | None) -> list[str]:
+    """The goals' level with photos: read by the Procfile's worker, and (if played) read in the
+    request, side by side; each action's p95, the photos' time to their marks, the queue."""
+    runs = [("read by the worker", with_worker)]
+    if in_request:
+        runs.append(("read in the request", in_request))
+    figures = [photo_figures(result) for _, result in runs]
+    share = with_worker.get("photo_share") or 0
+    one_in = f"one table in {round(1 / share)}" if share else "no table"
+    columns = " | ".join(name for name, _ in runs)
+    rule = "|---|" + "---:|" * len(runs)
+
+    def row(label: str, values) -> str:
+        return f"| {label} | " + " | ".join(values) + " |"
+
+    lines = [
+        f"## Photos at {level_name(with_worker)}",
+        "",
+        f"At score entry {one_in} photographs each hand before saving the scores: the tablet "
+        "sends the photo (a real one, tests/recognition/photos) to the score entry's photo "
+        "view, polls the address it answers every second, as the page does, until the cards "
+        "are read, then takes the next hand's. *Photo upload→marks*: from sending a photo to "
+        "the answer with its cards. Read by the worker: the Procfile's `worker` beside "
+        "gunicorn (DJANGO_TASK_WORKERS processes of db_worker, one a core by default). Read in "
+        "the request: DJANGO_TASKS_BACKEND=immediate, no worker, as before part 4 of #37. The "
+        "task queue (READY and RUNNING tasks) is sampled every second.",
+        "",
+        f"| | {columns} |",
+        rule,
+        row(
+            "photos sent / read / refused",
+            [f"{f['sent']} / {f['read']} / {f['refused_count']}" for f in figures],
+        ),
+        row("upload→marks median s", [f"{f['median']:.1f}" for f in figures]),
+        row("upload→marks p95 s", [f"{f['p95']:.1f}" for f in figures]),
+        row("upload→marks max s", [f"{f['max']:.1f}" for f in figures]),
+        row(
+            "photo upload p95 ms",
+            [str(rush_row(result, "photo upload").get("95%", "N/A")) for _, result in runs],
+        ),
+        row("polls answered 204", [str(f["waiting_polls"]) for f in figures]),
+        row(
+            "task queue median / max",
+            [f"{f['queue_median']:g} / {f['queue_max']}" for f in figures],
+        ),
+        row("photos after the run", [statuses_text(f["statuses"]) for f in figures]),
+        row(
+            "CPU % gunicorn / task worker",
+            [
+                f"{result['cpu']['gunicorn'][0]:.0f} / "
+                + (
+                    f"{result['cpu']['task worker'][0]:.0f}"
+                    if "task worker" in result["cpu"]
+                    else "-"
+                )
+                for _, result in runs
+            ],
+        ),
+        row(
+            "CPU % of other processes (not the stack's)",
+            [f"{result['cpu'].get('other processes', (0, 0))[0]:.0f}" for _, result in runs],
+        ),
+        row("5xx answers", [str(server_errors(result)) for _, result in runs]),
+        "",
+        "Read: the tablet had the cards before the run ended. Refused: "
+        + ("; ".join(sorted({why for f in figures for why in f["refused"]})) or "none").rstrip(".")
+        + ".",
+        "",
+        f"| action | {' | '.join(f'requests, {n} | p95 ms, {n}' for n, _ in runs)} |",
+        "|---|" + "---:|---:|" * len(runs),
+    ]
+    names = list(dict.fromkeys(row["Name"] for _, result in runs for row in action_rows(result)))
+    for name in names:
+        cells = []
+        for _, result in runs:
+            found = rush_row(result, name)
+            cells += [str(found.get("Request Count", 0)), str(found.get("95%", "N/A"))]
+        lines.append(row(name, cells))
+    slow = {
+        label: [
+            f"{row['Name']} {row['95%']} ms"
+            for row in action_rows(result)
+            if row["Name"] not in NOT_TAPS and number(row["95%"]) >= 100
+        ]
+        for label, result in runs
+    }
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "**missed**"
+
+    lines += ["", f"Goals at {level_name(with_worker)} with photos:"]
+    for (label, result), figure in zip(runs, figures, strict=True):
+        lines += [
+            f"- {label}: every tap's p95 under 100 ms: {verdict(not slow[label])}"
+            + (f" ({', '.join(slow[label])})" if slow[label] else "")
+            + f"; photo upload→marks p95 under 3 s: {verdict(figure['read'] and figure['p95'] < 3)}"
+            f" ({figure['p95']:.1f} s); consistency: {result['consistency']}",
+        ]
+    return lines + [""]
+
+
+def worker_stop_section(result: dict) -> list[str]:
+    """The run whose task worker was stopped a while: what waited, what stayed fast, and
+    whether every photo was read once it was back."""
+    seen = result["seen"]
+    stopped, resumed = seen["stopped"], seen["resumed"]
+    during = [entry for entry in result["record"]["timeline"] if stopped <= entry[0] < resumed]
+    taps = [entry for entry in during if entry[1] not in (PHOTO_POLL, *NOT_TAPS)]
+    by_name: dict[str, list[float]] = {}
+    for _, name, _, ms in taps:
+        by_name.setdefault(name, []).append(ms)
+    waiting = sum(1 for entry in during if entry[1] == PHOTO_POLL and entry[2] == 204)
+    # A photo waited for the worker if it was sent before the worker was back and not read
+    # before the worker stopped.
+    waiting_photos = [
+        photo
+        for photo in result["record"].get("photos", [])
+        if "refused" not in photo
+        and photo["at"] < resumed
+        and (photo["ms"] is None or photo["at"] + photo["ms"] / 1000 > stopped)
+    ]
+    waited = [photo["ms"] / 1000 for photo in waiting_photos if photo["ms"] is not None]
+    figures = photo_figures(result)
+    left = figures["statuses"].get("reading", 0)
+    each = ", ".join(
+        f"{name} {percentile(times, 0.95):.0f} ms ({len(times)})"
+        for name, times in sorted(by_name.items())
+    )
+    return [
+        f"## Worker stopped for {resumed - stopped:.0f} s ({level_name(result)}, photos)",
+        "",
+        f"The Procfile's worker and its db_worker processes stopped (SIGSTOP) "
+        f"{stopped - seen['started']:.0f} s into the run, let go (SIGCONT) "
+        f"{resumed - stopped:.0f} s later.",
+        "",
+        f"- Photos waited: the reading polls answered 204 {waiting} times during the stop; "
+        f"{len(waiting_photos)} photos waited for the worker, {len(waited)} of them read while "
+        "the tablets polled"
+        + (
+            f", {statistics.median(waited):.1f} s (median) and at most {max(waited):.1f} s "
+            "after they were sent."
+            if waited
+            else "."
+        ),
+        f"- Taps during the stop: p95 {percentile([t[3] for t in taps], 0.95):.0f} ms over "
+        f"{len(taps)} requests; by action (p95, count): {each or 'none'}.",
+        f"- Photos after the run, once the queue was empty: {statuses_text(figures['statuses'])}"
+        f": {'none' if not left else f'**{left}**'} left reading. Task queue median "
+        f"{figures['queue_median']:g}, max {figures['queue_max']}.",
+        f"- Over the whole run: {figures['sent']} photos sent, {figures['read']} read while the "
+        f"tablets polled, upload→marks median {figures['median']:.1f} s, p95 "
+        f"{figures['p95']:.1f} s, max {figures['max']:.1f} s.",
+        "- CPU (% of one core): "
+        + ", ".join(f"{name} {mean:.0f}%" for name, (mean, _) in result["cpu"].items())
+        + ".",
+        f"- Consistency: {result['consistency']}",
+        "",
+    ]
+
+
 def write(
     runs: dict[int, list[dict]],
     fault: dict | None,
@@ -294,6 +490,7 @@ def write(
     *,
     uptime: str,
     command: str,
+    photos: dict | None = None,
 ) -> str:
     """The report of the levels played on each stack (`runs`, by how many instances)."""
     lines = [
@@ -301,7 +498,8 @@ def write(
         "",
         f"`{command}`",
         "",
-        "`make loadtest` (gunicorn as the Procfile runs it, WEB_CONCURRENCY=2, 2 threads, "
+        "`make loadtest` (gunicorn as the Procfile runs it, WEB_CONCURRENCY=2, 2 threads, and its "
+        "worker, "
         "PostgreSQL 15 of its own, DEBUG off; Locust on loopback). Times in ms as Locust "
         "measured them. Machine at the end: " + uptime.strip(),
         "",
@@ -323,6 +521,11 @@ def write(
     results = runs[min(runs)]
     at_goal = [r for r in results if r["tables"] == GOAL_LEVEL] or results[-1:]  # club pace
     lines += goals(at_goal[0], rushes) + growth(results)
+    photos = photos or {}
+    if at_goal[0].get("photo_share"):
+        lines += photos_section(at_goal[0], photos.get("in_request"))
+    if "worker_stop" in photos:
+        lines += worker_stop_section(photos["worker_stop"])
     if len(runs) > 1:
         lines += side_by_side(runs[1], runs[2])
     if rushes:

@@ -4,6 +4,7 @@ report, and exit status 1 if the consistency check finds anything lost or extra.
 
     .venv/bin/python -m tools.loadtest.run [--levels 5 20 50] [--tap-seconds 10]
         [--stress-tap-seconds 2] [--run-time 60] [--no-ceilings] [--no-faults] [--instances 1 2]
+        [--photo-share 0.25] [--photos-in-request-too] [--worker-stop 30]
 
 Starts a throwaway PostgreSQL (tools/pg_cluster.py), the app as the Procfile runs it
 (tools/loadtest/server.py), seeds the tables for each level, drives them with Locust in another
@@ -14,6 +15,14 @@ checks the database after each run (tools/loadtest/consistency.py). Writes loadt
 store (tools/loadtest/instances.py), on a PostgreSQL of their own; `--instances 1 2` plays them
 on both stacks, one after the other, and the report sets them side by side. The ceilings and the
 fault run are measured on one instance.
+
+Photos: the one-instance stack runs the Procfile's `worker` beside gunicorn, as production does,
+and every stack's task queue (READY and RUNNING tasks) is sampled every second. With
+`--photo-share`, that share of the tables photographs each hand before saving its scores (see the
+locustfile). `--photos-in-request-too` plays the goals' level again on a stack of its own with
+DJANGO_TASKS_BACKEND=immediate and no worker (each photo read in the request that sends it), for
+comparison; `--worker-stop 30` plays the goals' level (or `--worker-stop-tables`) once more with
+the worker stopped (SIGSTOP) for that many seconds in the middle, then let go (SIGCONT).
 """
 
 import argparse
@@ -30,9 +39,10 @@ import time
 from pathlib import Path
 
 import psutil
+import psycopg
 
 from tools.loadtest import faults, report
-from tools.loadtest.instances import Stack
+from tools.loadtest.instances import Stack, Worker
 from tools.loadtest.server import ROOT, App, app_environment, manage, release
 from tools.pg_cluster import Cluster
 
@@ -72,6 +82,40 @@ class CpuSampler(threading.Thread):
         }
 
 
+QUEUED = (
+    "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status IN ('READY', 'RUNNING')"
+)
+PHOTO_STATUSES = (
+    "SELECT status, count(*) FROM scorekeeper_photo WHERE game_id = ANY(%s) GROUP BY status"
+)
+
+
+class QueueSampler(threading.Thread):
+    """Every second, the task queue's length: the tasks waiting or running (READY and RUNNING
+    rows of django-tasks-db)."""
+
+    def __init__(self, database_url: str):
+        super().__init__(daemon=True)
+        self.database_url, self.lengths, self.running = database_url, [], True
+
+    def run(self):
+        with psycopg.connect(self.database_url, autocommit=True) as connection:
+            while self.running:
+                self.lengths.append(connection.execute(QUEUED).fetchone()[0])
+                time.sleep(1)
+
+
+def photos_read(database_url: str, seeded: Path, *, wait: float = 120) -> dict[str, int]:
+    """Once the queue is empty (or after `wait` seconds), how many of the tables' photos are in
+    each status: none should be left "reading"."""
+    tables = [table["table"] for table in json.loads(seeded.read_text())["tables"]]
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        deadline = time.monotonic() + wait
+        while connection.execute(QUEUED).fetchone()[0] and time.monotonic() < deadline:
+            time.sleep(1)
+        return dict(connection.execute(PHOTO_STATUSES, [tables]).fetchall())
+
+
 def others(groups) -> list[psutil.Process]:
     """Every process but those of `groups` (callables listing processes) and this one."""
     known = {process.pid for find in groups for process in find()} | {os.getpid()}
@@ -102,6 +146,7 @@ def locust(
     tap_seconds: float = 10,
     classes: list[str] = NIGHT,
     users: int | None = None,
+    photo_share: float = 0,
 ):
     """Run Locust headless against the app (its user `classes`, `users` of them: the seeded
     count by default); its stats rows and the generator's record."""
@@ -120,6 +165,7 @@ def locust(
         "LOADTEST_RECORD": str(record),
         "LOADTEST_MAX_REQUESTS": str(max_requests),
         "LOADTEST_TAP_SECONDS": str(tap_seconds),
+        "LOADTEST_PHOTO_SHARE": str(photo_share),
     }
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     return process, record
@@ -141,10 +187,12 @@ def club_night(
     run_time: int,
     name: str,
     during=None,
+    photo_share: float = 0,
 ) -> dict:
     """Seed `tables` tables and play them for `run_time` seconds, a tap every `tap_seconds` a
-    table (`during(tables_json)` meanwhile, if given); the figures, the CPU (of the `servers`'
-    processes, by name, and PostgreSQL's and Locust's) and the consistency check."""
+    table, `photo_share` of them photographing their hands (`during(tables_json)` meanwhile,
+    if given); the figures, the CPU (of the `servers`' processes, by name, and PostgreSQL's and
+    Locust's), the task queue's length, the photos' statuses and the consistency check."""
     seeded = seed(environment, folder, tables=tables, name=name)
     postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
     process, record = locust(
@@ -156,6 +204,7 @@ def club_night(
         run_time=run_time + 15,
         max_requests=400 * run_time,
         tap_seconds=tap_seconds,
+        photo_share=photo_share,
     )
     groups = servers | {
         "postgresql": lambda: family(postmaster),
@@ -165,9 +214,12 @@ def club_night(
     # used the cores are not the app's.
     sampler = CpuSampler(groups | {"other processes": lambda: others(groups.values())})
     sampler.start()
+    queue = QueueSampler(environment["DATABASE_URL"])
+    queue.start()
     seen = during(seeded) if during else None
     process.wait()
-    sampler.running = False
+    sampler.running = queue.running = False
+    photos = photos_read(environment["DATABASE_URL"], seeded)
     checked = consistency(environment, record, seeded)
     return {
         "name": name,
@@ -181,6 +233,9 @@ def club_night(
         "consistent": checked.returncode == 0,
         "load": os.getloadavg(),
         "seen": seen,
+        "photo_share": photo_share,
+        "queue": queue.lengths,
+        "photos": photos,
     }
 
 
@@ -240,23 +295,38 @@ def ceilings(*, app, environment, folder, run_time: int) -> dict:
 
 
 @contextlib.contextmanager
-def one_instance(folder: Path):
-    """PostgreSQL and one gunicorn, Locust asking it directly: what `where` a night needs."""
+def one_instance(folder: Path, *, tasks_in_request: bool = False):
+    """PostgreSQL, one gunicorn and the Procfile's worker beside it, Locust asking gunicorn
+    directly: what `where` a night needs. `tasks_in_request`: DJANGO_TASKS_BACKEND=immediate and
+    no worker, every task (a photo's reading) run in the request that queues it."""
     with Cluster() as cluster:
         environment = app_environment(
             database_url=cluster.database_url("sk_load"), data_dir=folder / "data"
         )
+        if tasks_in_request:
+            environment["DJANGO_TASKS_BACKEND"] = "immediate"
         print(f"== preparing: PostgreSQL on port {cluster.port}, migrate, collectstatic")
         release(environment)
-        with App(environment, log=folder / "gunicorn.log") as app:
-            environment["APP_URL"] = app.url
-            yield {
-                "cluster": cluster,
-                "app": app,
-                "environment": environment,
-                "folder": folder,
-                "servers": {"gunicorn": lambda: family(app.pid)},
-            }
+        worker = None
+        if not tasks_in_request:
+            worker = Worker(environment, log=folder / "worker.log", folder=ROOT)
+        try:
+            with App(environment, log=folder / "gunicorn.log") as app:
+                environment["APP_URL"] = app.url
+                servers = {"gunicorn": lambda: family(app.pid)}
+                if worker:
+                    servers["task worker"] = worker.processes
+                yield {
+                    "cluster": cluster,
+                    "app": app,
+                    "environment": environment,
+                    "folder": folder,
+                    "servers": servers,
+                    "worker": worker,
+                }
+        finally:
+            if worker:
+                worker.stop()
 
 
 @contextlib.contextmanager
@@ -300,6 +370,7 @@ def play_levels(where: dict, levels, arguments, *, instances: int) -> list[dict]
             tap_seconds=tap_seconds,
             run_time=run_time,
             name=f"level{n}-t{tables}",
+            photo_share=arguments.photo_share,
         )
         results.append(result | {"instances": instances})
     return results
@@ -325,6 +396,36 @@ def ceilings_and_faults(app, where: dict, arguments) -> tuple[dict | None, dict 
             during=lambda tables: faults.inflict(app=app, cluster=cluster, tables=tables),
         )
     return rushes, fault
+
+
+def worker_stopped(where: dict, worker: Worker, arguments) -> dict:
+    """A club night with photos during which the task `worker` is stopped for
+    `arguments.worker_stop` seconds, from the middle of the measured time on."""
+    run_time = arguments.goal_run_time
+
+    def stop_and_go(tables) -> dict:
+        started = time.time()
+        # Devices log in and settle for about 15 s; then the worker stops midway through.
+        time.sleep(15 + max(0, run_time - arguments.worker_stop) / 2)
+        stopped = time.time()
+        worker.pause()
+        try:
+            time.sleep(arguments.worker_stop)
+        finally:
+            worker.resume()
+        return {"started": started, "stopped": stopped, "resumed": time.time()}
+
+    tables = arguments.worker_stop_tables
+    print(f"== worker stopped for {arguments.worker_stop} s: {tables} tables with photos")
+    return club_night(
+        **where,
+        tables=tables,
+        tap_seconds=arguments.tap_seconds,
+        run_time=run_time,
+        name="worker-stop",
+        during=stop_and_go,
+        photo_share=arguments.photo_share or 0.25,
+    )
 
 
 def main() -> int:
@@ -353,11 +454,31 @@ def main() -> int:
         help="1: gunicorn alone; 2: two instances behind nginx on the object store; 1 2: both, "
         "side by side in the report (the ceilings and the fault run: on one instance only)",
     )
+    parser.add_argument(
+        "--photo-share",
+        type=float,
+        default=0,
+        help="share of the tables photographing each hand before saving the scores (0.25: one "
+        "in four; 0: none)",
+    )
+    parser.add_argument(
+        "--photos-in-request-too",
+        action="store_true",
+        help="play the goals' level again with the photos read in the request "
+        "(DJANGO_TASKS_BACKEND=immediate, no worker), for comparison",
+    )
+    parser.add_argument(
+        "--worker-stop",
+        type=int,
+        default=0,
+        help="seconds the task worker is stopped (SIGSTOP) in a run of its own; 0: no such run",
+    )
+    parser.add_argument("--worker-stop-tables", type=int, default=report.GOAL_LEVEL)
     parser.add_argument("--report", default="loadtest-report.md")
     arguments = parser.parse_args()
     command = shlex.join(["python", "-m", "tools.loadtest.run", *sys.argv[1:]])
     folder = Path(tempfile.mkdtemp(prefix="sk-loadtest-"))
-    runs, fault, rushes = {}, None, None
+    runs, fault, rushes, photos = {}, None, None, {}
     levels = [(tables, arguments.tap_seconds) for tables in arguments.levels]
     if arguments.stress_tap_seconds:
         levels.append((report.GOAL_LEVEL, arguments.stress_tap_seconds))
@@ -366,15 +487,38 @@ def main() -> int:
         # Each stack has a folder of its own: the runs' files have the same names.
         (folder / f"instances-{instances}").mkdir()
         with stack(folder / f"instances-{instances}") as where:
-            app = where.pop("app")
+            app, worker = where.pop("app"), where.pop("worker", None)
             runs[instances] = play_levels(where, levels, arguments, instances=instances)
             if app is not None:
+                if arguments.worker_stop:
+                    photos["worker_stop"] = worker_stopped(where, worker, arguments)
                 rushes, fault = ceilings_and_faults(app, where, arguments)
-    text = report.write(runs, fault, rushes, uptime=subprocess.getoutput("uptime"), command=command)
+    if arguments.photos_in_request_too:
+        (folder / "in-request").mkdir()
+        with one_instance(folder / "in-request", tasks_in_request=True) as where:
+            where.pop("app"), where.pop("worker")
+            print(f"== photos read in the request: {report.GOAL_LEVEL} tables")
+            photos["in_request"] = club_night(
+                **where,
+                tables=report.GOAL_LEVEL,
+                tap_seconds=arguments.tap_seconds,
+                run_time=arguments.goal_run_time,
+                name="in-request",
+                photo_share=arguments.photo_share,
+            )
+    text = report.write(
+        runs,
+        fault,
+        rushes,
+        uptime=subprocess.getoutput("uptime"),
+        command=command,
+        photos=photos,
+    )
     Path(arguments.report).write_text(text)
     print(text)
     print(f"(written to {arguments.report}; raw files in {folder})")
     everything = [r for results in runs.values() for r in results] + ([fault] if fault else [])
+    everything += list(photos.values())
     consistent = all(result["consistent"] for result in everything)
     return 0 if consistent and (rushes is None or rushes["consistent"]) else 1
 
