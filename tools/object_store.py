@@ -20,7 +20,7 @@ from pathlib import Path
 import boto3
 import requests
 
-from tools.pg_cluster import free_port, wait_for
+from tools.pg_cluster import free_port, process_stop, wait_for
 
 ACCESS_KEY = "scorekeeper-test"
 SECRET_KEY = "scorekeeper-test-secret"
@@ -92,13 +92,8 @@ class ObjectStore:
         return {item["Key"] for page in pages for item in page.get("Contents", [])}
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            process_stop(self.process)
             self.log.close()
 
     def __enter__(self) -> "ObjectStore":

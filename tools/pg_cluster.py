@@ -106,3 +106,15 @@ def wait_for(condition, *, timeout: float, step: float = 0.1) -> float:
             raise TimeoutError(f"not true after {timeout} s: {condition}")
         time.sleep(step)
     return time.monotonic() - started
+
+
+def process_stop(process: subprocess.Popen, *, timeout: float = 10) -> None:
+    """Ask a process to stop (SIGTERM), and kill it if it has not within `timeout` seconds."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

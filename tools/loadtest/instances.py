@@ -29,7 +29,7 @@ from requests.adapters import HTTPAdapter
 
 from tools.loadtest.server import ROOT, App, LoopbackSession, app_environment, release
 from tools.object_store import ObjectStore
-from tools.pg_cluster import Cluster, free_port, wait_for
+from tools.pg_cluster import Cluster, free_port, process_stop, wait_for
 
 INSTANCES = ("a", "b")
 UPSTREAM_HEADER = "X-Upstream"
@@ -135,12 +135,7 @@ class Proxy:
             return False
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        process_stop(self.process)
         self.log.close()
 
 
@@ -181,12 +176,7 @@ class Worker:
     def stop(self) -> None:
         self.resume()  # a stopped process would not hear SIGTERM
         # It stops its own processes of db_worker when told to (SIGTERM).
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        process_stop(self.process, timeout=30)
         self.log.close()
 
 

@@ -9,7 +9,6 @@ import http.cookiejar
 import os
 import re
 import secrets
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import psutil
 import requests
 
-from tools.pg_cluster import free_port, wait_for
+from tools.pg_cluster import free_port, process_stop, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -106,12 +105,7 @@ class App:
         return psutil.Process(self.pid).children()
 
     def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        process_stop(self.process, timeout=30)
         self.log.close()
 
     def __enter__(self) -> "App":
