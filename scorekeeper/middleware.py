@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from scorekeeper import polling
+from scorekeeper.selectors import polling
 from scorekeeper.views.health import healthz
 
 

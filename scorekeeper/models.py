@@ -8,9 +8,8 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
+from recognizer.limits import SURE_CONFIDENCE
 from rules import Card, HouseRules, parse_cards
-
-from .photo_limits import SURE_CONFIDENCE
 
 
 def new_invite_code() -> str:

@@ -15,7 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from scorekeeper.photo_limits import MAX_PIXELS as RECOGNIZER_MAX_PIXELS
+from recognizer.limits import MAX_PIXELS as RECOGNIZER_MAX_PIXELS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -24,8 +24,10 @@ def main(tables: int) -> dict:
     from django.core.management import call_command
 
     import rules
-    from scorekeeper import archive, score_sheet, services
+    from scorekeeper import services
     from scorekeeper.models import Recount
+    from scorekeeper.selectors import score_sheet
+    from scorekeeper.services import archive
 
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="archive-bench")

@@ -1,21 +1,18 @@
 """Forms clean what players type and say what is wrong in their words; services decide the rest.
 
-One module a subject: clubs (accounts, clubs, players, seasons, starting a table, importing a
-club), members (the invite code, roles), tables (the round screen's taps and score entry),
-profiles, checks (the meld checker) and photos."""
+One module a subject: accounts (signing up, logging in, e-mail, deletion), clubs (clubs,
+players, seasons, starting a table, importing a club), members (the invite code, roles), tables
+(the round screen's taps and score entry), profiles, checks (the meld checker) and photos."""
 
+from .accounts import AccountDeleteForm, EmailForm, LoginForm, SignupForm
 from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
 from .clubs import (
-    AccountDeleteForm,
     ClubForm,
     ClubImportForm,
-    EmailForm,
     GameStartForm,
     JoinForm,
-    LoginForm,
     PlayerForm,
     SeasonForm,
-    SignupForm,
     StandingsForm,
     TimeZoneForm,
 )

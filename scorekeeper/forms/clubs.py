@@ -1,18 +1,16 @@
-"""Accounts, clubs, their players and seasons, starting a table, and importing a club."""
+"""Clubs, their players and seasons, starting a table, and importing a club."""
 
 import zoneinfo
 from functools import cache
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.core.validators import MaxLengthValidator
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from scorekeeper.models import Club, Player, RulesProfile, Season
-from scorekeeper.names import NameRefused, name_clean
+from scorekeeper.services.names import NameRefused, name_clean
 
 from .tables import row_id
 
@@ -32,39 +30,6 @@ class NameField(forms.CharField):
             return name_clean(value, max_length=self.column_length)
         except NameRefused as refusal:
             raise forms.ValidationError(str(refusal), code="name") from None
-
-
-class SignupForm(UserCreationForm):
-    """A username and password; an e-mail address only for resetting a forgotten password."""
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")
-        help_texts = {"email": "Optional: only to reset a forgotten password."}
-
-
-class LoginForm(AuthenticationForm):
-    """Django's log-in form, with the username's length checked before a login is tried: Django
-    only sets the attribute, and a failed attempt stores the username (django-axes, 255
-    characters, which PostgreSQL refuses to exceed)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        username = self.fields["username"]
-        username.validators.append(MaxLengthValidator(username.max_length))
-
-
-class EmailForm(forms.Form):
-    email = forms.EmailField(
-        required=False,
-        label="E-mail address",
-        help_text="Only to reset a forgotten password; leave empty for none.",
-    )
-
-
-class AccountDeleteForm(forms.Form):
-    password = forms.CharField(
-        widget=forms.PasswordInput, label="Your password, to confirm", max_length=200
-    )
 
 
 @cache

@@ -2,13 +2,13 @@
 transaction, and never at the cost of a finished table. A player who played is retired (kept
 for the finished tables, out of the roster), a profile leaves its tables their own copy of the
 rules, a season with tables is kept, and a deleted table's results leave the standings with the
-later ratings replayed. What each removes is read first by `scorekeeper.previews`, whose
+later ratings replayed. What each removes is read first by `scorekeeper.selectors.previews`, whose
 refusals these services raise in the same words."""
 
 from django.db import transaction
 
-from scorekeeper import previews
 from scorekeeper.models import Club, Game, Photo, Player, Role, Round, RulesProfile, Season
+from scorekeeper.selectors import previews
 
 from .audit import owner_action_record
 from .photos import photos_drop

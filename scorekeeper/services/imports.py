@@ -8,7 +8,6 @@ from django.tasks import task
 from django.utils import timezone
 
 import rules
-from scorekeeper import archive
 from scorekeeper.models import (
     UNDER_WAY,
     Club,
@@ -24,7 +23,8 @@ from scorekeeper.models import (
     Seat,
     TableMeld,
 )
-from scorekeeper.names import NameRefused, name_clean, name_key
+from scorekeeper.services import archive
+from scorekeeper.services.names import NameRefused, name_clean, name_key
 
 from .audit import owner_action_record
 from .refusals import ImportRefused

@@ -16,9 +16,9 @@ from django.template.defaultfilters import filesizeformat
 from PIL import Image, ImageOps, UnidentifiedImageError
 from storages.backends.s3 import S3Storage
 
+from recognizer import UnreadableImage, read_cards
 from scorekeeper.forms.photos import NOT_A_PHOTO, UploadedPhoto
 from scorekeeper.models import Game, Photo, PhotoStatus, Role, Seat
-from scorekeeper.recognition import UnreadableImage, read_cards
 
 from .refusals import ActionRefused, PhotoStoreUnavailable
 from .roles import role_require

@@ -2,7 +2,7 @@
 
 from django import template
 
-from scorekeeper import charts
+from scorekeeper.selectors import charts
 
 register = template.Library()
 

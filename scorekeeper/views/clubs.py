@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
-from scorekeeper import selectors, services, standings
+from scorekeeper import selectors, services
 from scorekeeper.forms import (
     ClubForm,
     GameStartForm,
@@ -17,6 +17,7 @@ from scorekeeper.forms import (
     TimeZoneForm,
 )
 from scorekeeper.models import Club, Game, Role
+from scorekeeper.selectors import standings
 from scorekeeper.views.access import club_or_404
 
 

@@ -10,8 +10,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from scorekeeper import previews, services
+from scorekeeper import services
 from scorekeeper.models import Club, Role
+from scorekeeper.selectors import previews
 from scorekeeper.views.access import (
     club_or_404,
     game_or_404,

@@ -5,9 +5,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scorekeeper import archive, score_sheet, services
+from scorekeeper import services
 from scorekeeper.forms import ClubImportForm
 from scorekeeper.models import UNDER_WAY, Club, Role
+from scorekeeper.selectors import score_sheet
+from scorekeeper.services import archive
 from scorekeeper.views.access import club_import_or_404, club_or_404
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import charts, polling, selectors, services
+from scorekeeper import selectors, services
 from scorekeeper.forms import (
     ScoreForm,
     SeatActionForm,
@@ -19,6 +19,7 @@ from scorekeeper.forms import (
     WentOutForm,
 )
 from scorekeeper.models import Role
+from scorekeeper.selectors import charts, polling
 from scorekeeper.views.access import game_or_404
 from scorekeeper.views.writes import write_or_refusal
 

@@ -5,8 +5,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from scorekeeper import standings
 from scorekeeper.forms import row_id
+from scorekeeper.selectors import standings
 from scorekeeper.views.access import player_or_404
 
 

@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper import selectors, services, standings
+from scorekeeper import selectors, services
 from scorekeeper.forms import StandingsForm
 from scorekeeper.models import Role, Season
+from scorekeeper.selectors import standings
 from scorekeeper.views.access import club_or_404, game_or_404, season_or_404
 
 

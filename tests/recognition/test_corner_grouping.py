@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from scorekeeper.recognition.reader import _card_confidence, _Corner, _group_corners_into_cards
+from recognizer.reader import _card_confidence, _Corner, _group_corners_into_cards
 
 UP = np.array([0.0, 1.0])  # "down" on an upright card points down the image
 

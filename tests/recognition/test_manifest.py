@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import scorekeeper.recognition
+import recognizer
 
-FOLDER = Path(scorekeeper.recognition.__file__).parent
+FOLDER = Path(recognizer.__file__).parent
 MANIFEST = json.loads((FOLDER / "models.json").read_text())["files"]
 MODEL_SUFFIXES = {".npz", ".onnx"}
 

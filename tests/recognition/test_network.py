@@ -5,9 +5,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from scorekeeper.recognition.cards import CLASSES
-from scorekeeper.recognition.corners import NETWORK_HEIGHT, NETWORK_WIDTH
-from scorekeeper.recognition.model import (
+from recognizer.cards import CLASSES
+from recognizer.corners import NETWORK_HEIGHT, NETWORK_WIDTH
+from recognizer.model import (
     JOKER_NETWORK_PATH,
     NETWORK_PATH,
     default_joker_network,

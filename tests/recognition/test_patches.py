@@ -6,14 +6,14 @@ import cv2
 import numpy as np
 import pytest
 
-from scorekeeper.recognition.corners import (
+from recognizer.corners import (
     NETWORK_HEIGHT,
     NETWORK_WIDTH,
     Candidates,
     extract_patches,
     find_candidates,
 )
-from scorekeeper.recognition.images import load_image
+from recognizer.images import load_image
 
 PHOTO = Path(__file__).with_name("photos") / "win_029.jpg"
 SIZE = (NETWORK_WIDTH, NETWORK_HEIGHT)

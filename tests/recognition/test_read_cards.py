@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scorekeeper.recognition import (
+from recognizer import (
     SURE_CONFIDENCE,
     Detection,
     UnreadableImage,

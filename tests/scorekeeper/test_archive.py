@@ -15,7 +15,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 import rules
-from scorekeeper import archive, services
+from scorekeeper import services
 from scorekeeper.models import (
     Club,
     ClubImport,
@@ -28,6 +28,7 @@ from scorekeeper.models import (
     Seat,
     TableMeld,
 )
+from scorekeeper.services import archive
 from scorekeeper.services.tasks import tasks_requeue_stale, uploads_drop_stale
 from tests.factories import make_club, make_game, make_user, play_round, run_tasks
 

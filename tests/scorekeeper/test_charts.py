@@ -6,7 +6,8 @@ import pytest
 from django.template import Context, Template
 from django.template.loader import render_to_string
 
-from scorekeeper import charts, selectors
+from scorekeeper import selectors
+from scorekeeper.selectors import charts
 from tests.factories import make_game, play_round
 
 

@@ -5,8 +5,9 @@ import io
 
 import pytest
 
-from scorekeeper import score_sheet, services
+from scorekeeper import services
 from scorekeeper.models import Player
+from scorekeeper.selectors import score_sheet
 from tests.factories import make_club, make_game, play_round
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Reads that span rows (scorekeeper/selectors.py): what a page shows, in a fixed number of
+"""Reads that span rows (scorekeeper/selectors/tables.py): what a page shows, in a fixed number of
 queries."""
 
 import pytest
@@ -47,15 +47,6 @@ def test_a_club_is_found_only_for_its_members():
     member = club.memberships.get().user
     assert Club.objects.for_user(member).get(pk=club.pk) == club
     assert not Club.objects.for_user(make_user()).filter(pk=club.pk).exists()
-
-
-def test_a_clubs_tables_count_their_finished_rounds():
-    club = make_club()
-    fresh, played = make_game(club, players=3), make_game(club, players=3)
-    play_round(played)
-    play_round(played)
-    finished = {game.pk: game.rounds_finished for game in selectors.games_for_club(club)}
-    assert finished == {fresh.pk: 0, played.pk: 2}
 
 
 def test_history_is_newest_first_and_marks_what_was_taken_back():

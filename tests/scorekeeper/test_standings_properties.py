@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 import rules
 from rules.standings import places
-from scorekeeper import services, standings
+from scorekeeper import services
 from scorekeeper.models import Game, Hand
+from scorekeeper.selectors import standings
 from tests.factories import make_club, make_game, make_player
 
 pytestmark = pytest.mark.django_db

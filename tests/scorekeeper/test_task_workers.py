@@ -16,9 +16,10 @@ from django.db import connection
 from django.tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from scorekeeper import archive, services
+from scorekeeper import services
 from scorekeeper.forms import photo_check
 from scorekeeper.models import ClubImport, ImportStatus, Photo, PhotoStatus, Recount
+from scorekeeper.services import archive
 from tests.factories import finish_game, make_game
 from tools.pg_cluster import wait_for
 

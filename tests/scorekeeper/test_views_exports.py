@@ -12,7 +12,6 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from scorekeeper import archive
 from scorekeeper.models import (
     Club,
     ClubImport,
@@ -23,6 +22,7 @@ from scorekeeper.models import (
     Player,
     Role,
 )
+from scorekeeper.services import archive
 from tests.factories import make_club, make_game, make_user, play_round, run_tasks
 
 pytestmark = pytest.mark.django_db

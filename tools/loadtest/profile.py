@@ -48,7 +48,7 @@ def main() -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scorekeeper import polling
+    from scorekeeper.selectors import polling
     from tests.factories import make_game, seats
 
     call_command("migrate", verbosity=0)

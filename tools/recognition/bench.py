@@ -13,8 +13,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from scorekeeper.recognition.model import default_joker_network, default_model, default_network
-from scorekeeper.recognition.reader import read_cards
+from recognizer.model import default_joker_network, default_model, default_network
+from recognizer.reader import read_cards
 
 DEFAULT_PHOTO = Path(__file__).parents[2] / "tests" / "recognition" / "photos" / "win_029.jpg"
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from scorekeeper.recognition.cards import JOKER
-from scorekeeper.recognition.reader import MIN_CONFIDENCE, read_cards
+from recognizer.cards import JOKER
+from recognizer.reader import MIN_CONFIDENCE, read_cards
 
 # The black-and-gold novelty deck is reported on its own, outside the standard-deck totals.
 NOVELTY_GROUPS = {"blackdeck"}

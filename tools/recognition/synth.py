@@ -15,8 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorekeeper.recognition.cards import BACKGROUND, JOKER
-from scorekeeper.recognition.corners import Candidates
+from recognizer.cards import BACKGROUND, JOKER
+from recognizer.corners import Candidates
 
 DECK_PACKAGE = "@younestouati/playing-cards-standard-deck@3.0.0"
 RENDER_WIDTH = 450

@@ -15,17 +15,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorekeeper.recognition.cards import BACKGROUND, CLASSES, JOKER
-from scorekeeper.recognition.corners import (
+from recognizer.cards import BACKGROUND, CLASSES, JOKER
+from recognizer.corners import (
     NETWORK_HEIGHT,
     NETWORK_WIDTH,
     Candidates,
     extract_patches,
     find_candidates,
 )
-from scorekeeper.recognition.features import patch_features
-from scorekeeper.recognition.images import load_image
-from scorekeeper.recognition.model import MODEL_PATH, NETWORK_PATH, CornerModel, PatchNetwork
+from recognizer.features import patch_features
+from recognizer.images import load_image
+from recognizer.model import MODEL_PATH, NETWORK_PATH, CornerModel, PatchNetwork
 
 from .synth import (
     KDE_CARDDECKS,
@@ -230,7 +230,7 @@ def main() -> None:
         "--crops",
         type=Path,
         required=True,
-        help="the real corner crops: a folder with provenance.csv and images/ (shared/cardcrops)",
+        help="the real corner crops: a folder with provenance.csv and images/ (cardcrops)",
     )
     parser.add_argument(
         "--deck-cache", type=Path, default=Path.home() / ".cache" / "scorekeeper-recognition"

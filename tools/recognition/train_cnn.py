@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.recognition.cards import BACKGROUND, CLASSES, JOKER
-from scorekeeper.recognition.corners import NETWORK_HEIGHT, NETWORK_WIDTH
-from scorekeeper.recognition.model import NETWORK_PATH
+from recognizer.cards import BACKGROUND, CLASSES, JOKER
+from recognizer.corners import NETWORK_HEIGHT, NETWORK_WIDTH
+from recognizer.model import NETWORK_PATH
 
 SEED = 20240627
 BATCH = 256

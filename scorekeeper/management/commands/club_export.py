@@ -2,8 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scorekeeper import archive, score_sheet
 from scorekeeper.models import Club
+from scorekeeper.selectors import score_sheet
+from scorekeeper.services import archive
 
 
 class Command(BaseCommand):

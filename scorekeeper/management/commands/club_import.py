@@ -4,8 +4,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from scorekeeper import archive, services
+from scorekeeper import services
 from scorekeeper.models import Club
+from scorekeeper.services import archive
 
 
 class Command(BaseCommand):

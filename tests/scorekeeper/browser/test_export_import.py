@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import archive
 from scorekeeper.models import Club
+from scorekeeper.services import archive
 from tests.factories import make_game, play_round
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,7 +1,7 @@
 """The photo limits the app and the recognizer share.
 
-Standard library only, so that the settings and the models read them without importing the
-recognizer (every management command imports the models).
+Standard library only: the settings and the models read them (every management command imports
+the models), and importing them loads no image or network library.
 """
 
 # The largest photo read: decompression bombs are refused, and 50 megapixels is well above any

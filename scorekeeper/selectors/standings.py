@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
 
-from .models import Club, Player, Result, Round, Season, Seat
+from scorekeeper.models import Club, Player, Result, Round, Season, Seat
 
 TIE_BREAK = (
     "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "

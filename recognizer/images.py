@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 from pillow_heif import register_heif_opener
 
-from ..photo_limits import MAX_PIXELS
+from .limits import MAX_PIXELS
 
 register_heif_opener()
 

@@ -16,7 +16,7 @@ from uuid import UUID
 from django.contrib.auth import get_user_model
 from django.db import models
 
-from .models import (
+from scorekeeper.models import (
     Check,
     Club,
     Event,
@@ -30,7 +30,8 @@ from .models import (
     Seat,
     TableMeld,
 )
-from .services.refusals import ImportRefused
+
+from .refusals import ImportRefused
 
 FORMAT = "shanghai-scorekeeper-club"
 VERSION = 1

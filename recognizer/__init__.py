@@ -2,15 +2,15 @@
 
 Imports nothing from Django. Importing the package is cheap: numpy, OpenCV and ONNX Runtime load
 with the first ``read_cards`` call, Pillow and numpy when ``load_image`` or ``UnreadableImage`` is
-first asked for. ``MAX_PIXELS`` and ``SURE_CONFIDENCE`` live in ``scorekeeper/photo_limits.py``,
-which the app reads without importing this package. See README.md in this folder.
+first asked for, so the app's settings and models read ``MAX_PIXELS`` and ``SURE_CONFIDENCE``
+from ``recognizer/limits.py`` at no cost. See README.md in this folder.
 """
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ..photo_limits import MAX_PIXELS, SURE_CONFIDENCE
 from .detections import Detection
+from .limits import MAX_PIXELS, SURE_CONFIDENCE
 
 if TYPE_CHECKING:
     from .images import ImageSource, UnreadableImage, load_image

@@ -4,13 +4,12 @@ from dataclasses import dataclass, field
 
 from django.contrib.sessions.models import Session
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
 import rules
 from rules.standings import places
-
-from .models import (
+from scorekeeper.models import (
     TV_TOKEN_LENGTH,
     Club,
     Event,
@@ -29,14 +28,6 @@ from .models import (
 def standings_recounting(club: Club) -> bool:
     """Whether a worker has yet to recount the club's standings (its ratings are out of date)."""
     return Recount.objects.filter(club_id=club.pk).exists()
-
-
-def games_for_club(club: Club):
-    return (
-        club.games.select_related("season", "profile")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .annotate(rounds_finished=Count("rounds", filter=Q(rounds__finished_at__isnull=False)))
-    )
 
 
 @dataclass

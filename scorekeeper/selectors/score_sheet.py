@@ -6,8 +6,9 @@ import io
 from django.db.models import Count, Prefetch
 from django.utils import timezone
 
-from .models import Club, Event, Game, Round, Season, Seat
-from .selectors import round_points
+from scorekeeper.models import Club, Event, Game, Round, Season, Seat
+
+from .tables import round_points
 
 COLUMNS = ["date", "season", "table", "contract", "player", "cards", "points", "went out"]
 # A cell a spreadsheet would run as a formula (a player called "=HYPERLINK(...)") is kept as text.

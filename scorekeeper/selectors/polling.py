@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from scorekeeper import selectors
+from .tables import table_version_for_member, tv_link_version
 
 # A signature is about 90 characters; anything much longer is not one of ours.
 _MAX_KEY_LENGTH = 200
@@ -29,7 +29,7 @@ def table_etag(*, screen: str, pk: int, version: int) -> str:
 
 
 def _salt(session_key: str) -> str:
-    return f"scorekeeper.polling:{session_key}"
+    return f"scorekeeper.selectors.polling:{session_key}"
 
 
 def poll_url(request: HttpRequest, pk: int) -> str:
@@ -82,12 +82,12 @@ def unchanged(request: HttpRequest) -> HttpResponse | None:
         user_id = poll_user_id(request, pk)
         session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
         version = (
-            selectors.table_version_for_member(pk=pk, user_id=user_id, session_key=session_key)
+            table_version_for_member(pk=pk, user_id=user_id, session_key=session_key)
             if user_id
             else None
         )
     elif match.url_name == "tv":
-        screen, (pk, version) = "tv", selectors.tv_link_version(match.kwargs["token"]) or (0, None)
+        screen, (pk, version) = "tv", tv_link_version(match.kwargs["token"]) or (0, None)
     else:
         return None
     if version is None:

@@ -1,0 +1,49 @@
+"""Every read that spans rows, in a fixed number of queries: the services write, these read.
+
+One module a subject: tables (a table's board, history, photos, checks and who follows it),
+standings (a club's and a season's standings, a player's record), previews (what a deletion
+would remove), score_sheet (the scores as CSV), polling (a screen following a table, answered
+304 cheaply) and charts (the numbers of a chart turned into SVG coordinates). The table reads are
+the ones most pages need, so they are named here too: `selectors.game_board(game)`."""
+
+from .tables import (
+    Board,
+    SeatLine,
+    changes_since,
+    dealer_position,
+    game_board,
+    game_checks,
+    game_for_tv,
+    game_history,
+    game_photos,
+    other_browsers,
+    round_current,
+    round_points,
+    scores_taken_back,
+    standings_recounting,
+    table_melds,
+    table_version_for_member,
+    tv_link_for,
+    tv_link_version,
+)
+
+__all__ = [
+    "Board",
+    "SeatLine",
+    "changes_since",
+    "dealer_position",
+    "game_board",
+    "game_checks",
+    "game_for_tv",
+    "game_history",
+    "game_photos",
+    "other_browsers",
+    "round_current",
+    "round_points",
+    "scores_taken_back",
+    "standings_recounting",
+    "table_melds",
+    "table_version_for_member",
+    "tv_link_version",
+    "tv_link_for",
+]
