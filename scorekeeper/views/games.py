@@ -21,7 +21,7 @@ from scorekeeper.forms import (
 from scorekeeper.models import Role
 from scorekeeper.selectors import charts, polling
 from scorekeeper.views.access import game_or_404
-from scorekeeper.views.writes import write_or_refusal
+from scorekeeper.views.writes import form_refusal
 
 
 def table_page(
@@ -105,29 +105,74 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     return polling.not_modified(response, etag)
 
 
-def _table_action(form_class, service):
-    """A tap on the round screen that `service` carries out with what `form_class` cleaned."""
-
-    @require_POST
-    @login_required
-    def view(request: HttpRequest, pk: int) -> HttpResponse:
-        game = game_or_404(request, pk, role=Role.SCORER)
-        return write_or_refusal(
-            form_class(request.POST, game=game),
-            lambda data: service(game=game, user=request.user, **data),
-            refused=lambda refusal: table_page_refused(request, game, refusal),
-            done=lambda: _after_write(request, game),
-        )
-
-    view.__name__ = service.__name__
-    return view
+@require_POST
+@login_required
+def may_i(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk, role=Role.SCORER)
+    form = SeatActionForm(request.POST, game=game)
+    if not form.is_valid():
+        return table_page_refused(request, game, form_refusal(form))
+    try:
+        services.may_i_spend(game=game, **form.cleaned_data, user=request.user)
+    except services.ActionRefused as refusal:
+        return table_page_refused(request, game, refusal)
+    return _after_write(request, game)
 
 
-may_i = _table_action(SeatActionForm, services.may_i_spend)
-went_down = _table_action(SeatActionForm, services.hand_mark_down)
-went_out = _table_action(WentOutForm, services.round_record_went_out)
-shanghai = _table_action(ShanghaiForm, services.shanghai_record)
-undo = _table_action(VersionedForm, services.action_undo)
+@require_POST
+@login_required
+def went_down(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk, role=Role.SCORER)
+    form = SeatActionForm(request.POST, game=game)
+    if not form.is_valid():
+        return table_page_refused(request, game, form_refusal(form))
+    try:
+        services.hand_mark_down(game=game, **form.cleaned_data, user=request.user)
+    except services.ActionRefused as refusal:
+        return table_page_refused(request, game, refusal)
+    return _after_write(request, game)
+
+
+@require_POST
+@login_required
+def went_out(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk, role=Role.SCORER)
+    form = WentOutForm(request.POST, game=game)
+    if not form.is_valid():
+        return table_page_refused(request, game, form_refusal(form))
+    try:
+        services.round_record_went_out(game=game, **form.cleaned_data, user=request.user)
+    except services.ActionRefused as refusal:
+        return table_page_refused(request, game, refusal)
+    return _after_write(request, game)
+
+
+@require_POST
+@login_required
+def shanghai(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk, role=Role.SCORER)
+    form = ShanghaiForm(request.POST, game=game)
+    if not form.is_valid():
+        return table_page_refused(request, game, form_refusal(form))
+    try:
+        services.shanghai_record(game=game, **form.cleaned_data, user=request.user)
+    except services.ActionRefused as refusal:
+        return table_page_refused(request, game, refusal)
+    return _after_write(request, game)
+
+
+@require_POST
+@login_required
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk, role=Role.SCORER)
+    form = VersionedForm(request.POST, game=game)
+    if not form.is_valid():
+        return table_page_refused(request, game, form_refusal(form))
+    try:
+        services.action_undo(game=game, **form.cleaned_data, user=request.user)
+    except services.ActionRefused as refusal:
+        return table_page_refused(request, game, refusal)
+    return _after_write(request, game)
 
 
 @require_POST

@@ -11,17 +11,7 @@ from scorekeeper.forms import GoingDownForm, LayOffForm
 from scorekeeper.models import Role
 from scorekeeper.views.access import game_in_play_or_404, game_or_404
 from scorekeeper.views.checker import checker_page_refused
-from scorekeeper.views.writes import write_or_refusal
-
-
-def _record(request, game, form, write) -> HttpResponse:
-    """Back to the table's checker, with the melds as they now are or the reason they are not."""
-    return write_or_refusal(
-        form,
-        write,
-        refused=lambda refusal: checker_page_refused(request, game, refusal),
-        done=lambda: redirect("table_check", pk=game.pk),
-    )
+from scorekeeper.views.writes import form_refusal
 
 
 @require_POST
@@ -29,12 +19,14 @@ def _record(request, game, form, write) -> HttpResponse:
 def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
     """Lay the checked melds on the table as the seat's going down."""
     game = game_or_404(request, pk, role=Role.SCORER)
-    return _record(
-        request,
-        game,
-        GoingDownForm(request.POST, game=game),
-        lambda data: services.melds_record(game=game, user=request.user, **data),
-    )
+    form = GoingDownForm(request.POST, game=game)
+    if not form.is_valid():
+        return checker_page_refused(request, game, form_refusal(form))
+    try:
+        services.melds_record(game=game, **form.cleaned_data, user=request.user)
+    except services.ActionRefused as refusal:
+        return checker_page_refused(request, game, refusal)
+    return redirect("table_check", pk=game.pk)
 
 
 @require_POST
@@ -42,20 +34,18 @@ def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
 def lay_off(request: HttpRequest, pk: int) -> HttpResponse:
     """Cards laid off on a table meld; with a discarder, a Shanghai claim onto that meld."""
     game, board = game_in_play_or_404(request, pk, role=Role.SCORER)
-
-    def write(data):
-        played = {
-            "game": game,
-            "version": data["version"],
-            "seat": data["seat"],
-            "meld": data["meld"],
-            "user": request.user,
-        }
+    form = LayOffForm(request.POST, game=game, round_=board.current)
+    if not form.is_valid():
+        return checker_page_refused(request, game, form_refusal(form))
+    data = form.cleaned_data
+    played = {"game": game, "version": data["version"], "seat": data["seat"], "meld": data["meld"]}
+    try:
         if data["discarder"] is None:
-            services.meld_lay_off(cards=data["melds"], **played)
+            services.meld_lay_off(**played, cards=data["melds"], user=request.user)
         else:
             services.shanghai_claim_onto(
-                discarder=data["discarder"], card=data["melds"][0], **played
+                **played, discarder=data["discarder"], card=data["melds"][0], user=request.user
             )
-
-    return _record(request, game, LayOffForm(request.POST, game=game, round_=board.current), write)
+    except services.ActionRefused as refusal:
+        return checker_page_refused(request, game, refusal)
+    return redirect("table_check", pk=game.pk)
