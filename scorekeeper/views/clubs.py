@@ -1,5 +1,3 @@
-from collections.abc import Callable
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -113,72 +111,55 @@ def club_recounting(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "club.html#recount", {"club": club, "recounted": True})
 
 
-def _saved(form, save: Callable[[dict], object], *, field: str = "name") -> bool:
-    """Whether `form` cleaned and `save(cleaned_data)` kept it; a refusal (a name the club
-    already has, say) becomes the error of `field`."""
-    if not form.is_valid():
-        return False
-    try:
-        save(form.cleaned_data)
-    except services.ActionRefused as refusal:
-        form.add_error(field, str(refusal))
-        return False
-    return True
-
-
 @require_POST
 @login_required
 def player_add(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk, role=Role.SCORER)
     form = PlayerForm(request.POST)
-    saved = _saved(form, lambda data: services.player_create(club=club, user=request.user, **data))
+    if form.is_valid():
+        try:
+            services.player_create(club=club, user=request.user, **form.cleaned_data)
+        except services.ActionRefused as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            if not request.htmx:
+                return redirect(club)
+            form = PlayerForm()  # empty, for the next player
     if request.htmx:
-        context = {
-            "club": club,
-            "players": club.players.playing(),
-            "player_form": PlayerForm() if saved else form,
-        }
+        context = {"club": club, "players": club.players.playing(), "player_form": form}
         return render(request, "club.html#players", context)
-    if saved:
-        return redirect(club)
     return _club_page(request, club, player_form=form)
-
-
-def _club_setting(
-    request, pk: int, form_class, save, *, form_name: str, field: str, done=None
-) -> HttpResponse:
-    """An owner's form on the club page (`form_name` in its context): saved by `save(club=...,
-    user=..., **cleaned_data)`, the club page says `done(club)`; refused, the page shows the
-    form with the refusal on `field`."""
-    club = club_or_404(request, pk, role=Role.OWNER)
-    form = form_class(request.POST)
-    if not _saved(form, lambda data: save(club=club, user=request.user, **data), field=field):
-        return _club_page(request, club, **{form_name: form})
-    if done:
-        messages.success(request, done(club))
-    return redirect(club)
 
 
 @require_POST
 @login_required
 def season_add(request: HttpRequest, pk: int) -> HttpResponse:
-    return _club_setting(
-        request, pk, SeasonForm, services.season_create, form_name="season_form", field="name"
-    )
+    club = club_or_404(request, pk, role=Role.OWNER)
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            services.season_create(club=club, user=request.user, **form.cleaned_data)
+        except services.ActionRefused as refusal:
+            form.add_error("name", str(refusal))
+        else:
+            return redirect(club)
+    return _club_page(request, club, season_form=form)
 
 
 @require_POST
 @login_required
 def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
-    return _club_setting(
-        request,
-        pk,
-        TimeZoneForm,
-        services.club_set_time_zone,
-        form_name="time_zone_form",
-        field="time_zone",
-        done=lambda club: f"{club}'s dates and times are now in {club.time_zone}.",
-    )
+    club = club_or_404(request, pk, role=Role.OWNER)
+    form = TimeZoneForm(request.POST)
+    if form.is_valid():
+        try:
+            services.club_set_time_zone(club=club, user=request.user, **form.cleaned_data)
+        except services.ActionRefused as refusal:
+            form.add_error("time_zone", str(refusal))
+        else:
+            messages.success(request, f"{club}'s dates and times are now in {club.time_zone}.")
+            return redirect(club)
+    return _club_page(request, club, time_zone_form=form)
 
 
 @require_http_methods(["GET", "POST"])
