@@ -1,8 +1,6 @@
 """A club's members: who they are and their roles for everyone in the club; the invite code,
 roles and removals for its owners; leaving for any member."""
 
-from collections.abc import Callable
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -11,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import services
 from scorekeeper.forms import InviteForm, RoleForm
-from scorekeeper.models import Membership, Role
+from scorekeeper.models import Role
 from scorekeeper.views.access import club_or_404, membership_or_404
 
 
@@ -59,45 +57,37 @@ def invite_rotate(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("members", pk=club.pk)
 
 
-def _member_write(request, pk, write, done: Callable[[Membership], str]) -> HttpResponse:
-    """An owner's change to one membership, answered on the members page with what happened."""
+@require_POST
+@login_required
+def member_role(request: HttpRequest, pk: int) -> HttpResponse:
     membership = membership_or_404(request, pk, role=Role.OWNER)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["role"]))
+        return redirect("members", pk=membership.club_id)
     try:
-        write(membership)
+        services.member_role_set(
+            membership=membership, user=request.user, role=form.cleaned_data["role"]
+        )
     except services.ActionRefused as refusal:
         messages.error(request, str(refusal))
     else:
-        messages.success(request, done(membership))
+        role = membership.get_role_display().lower()
+        messages.success(request, f"{membership.user}'s role is now {role}.")
     return redirect("members", pk=membership.club_id)
 
 
 @require_POST
 @login_required
-def member_role(request: HttpRequest, pk: int) -> HttpResponse:
-    form = RoleForm(request.POST)
-
-    def write(membership):
-        if not form.is_valid():
-            raise services.ActionRefused(" ".join(form.errors["role"]))
-        services.member_role_set(
-            membership=membership, user=request.user, role=form.cleaned_data["role"]
-        )
-
-    def done(membership):
-        return f"{membership.user}'s role is now {membership.get_role_display().lower()}."
-
-    return _member_write(request, pk, write, done)
-
-
-@require_POST
-@login_required
 def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    def write(membership):
+    membership = membership_or_404(request, pk, role=Role.OWNER)
+    try:
         services.member_remove(membership=membership, user=request.user)
-
-    return _member_write(
-        request, pk, write, lambda membership: f"{membership.user} is no longer a member."
-    )
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"{membership.user} is no longer a member.")
+    return redirect("members", pk=membership.club_id)
 
 
 @require_POST
