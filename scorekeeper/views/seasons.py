@@ -90,37 +90,43 @@ def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-def _season_write(request, pk, service, done: str) -> HttpResponse:
+@require_POST
+@login_required
+def season_close(request: HttpRequest, pk: int) -> HttpResponse:
     season = season_or_404(request, pk, role=Role.OWNER)
     try:
-        service(season=season, user=request.user)
+        services.season_close(season=season, user=request.user)
     except services.ActionRefused as refusal:
         messages.error(request, str(refusal))
     else:
-        messages.success(request, done.format(season=season))
+        messages.success(request, f"{season} is closed: it ended today.")
     return redirect(season.club)
 
 
 @require_POST
 @login_required
-def season_close(request: HttpRequest, pk: int) -> HttpResponse:
-    return _season_write(request, pk, services.season_close, "{season} is closed: it ended today.")
-
-
-@require_POST
-@login_required
 def season_share(request: HttpRequest, pk: int) -> HttpResponse:
-    return _season_write(
-        request, pk, services.season_share, "Anyone with the link can now see {season}'s standings."
-    )
+    season = season_or_404(request, pk, role=Role.OWNER)
+    try:
+        services.season_share(season=season, user=request.user)
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"Anyone with the link can now see {season}'s standings.")
+    return redirect(season.club)
 
 
 @require_POST
 @login_required
 def season_unshare(request: HttpRequest, pk: int) -> HttpResponse:
-    return _season_write(
-        request, pk, services.season_unshare, "The link to {season}'s standings no longer works."
-    )
+    season = season_or_404(request, pk, role=Role.OWNER)
+    try:
+        services.season_unshare(season=season, user=request.user)
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"The link to {season}'s standings no longer works.")
+    return redirect(season.club)
 
 
 @require_POST
