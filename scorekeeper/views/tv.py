@@ -38,19 +38,17 @@ def _tv_link(request: HttpRequest, game: Game) -> HttpResponse:
     return render(request, "tv_link.html", context)
 
 
-def _tv_link_change(service):
-    """The view that makes or turns off the table's TV link with `service`, for its scorers."""
-
-    @require_POST
-    @login_required
-    def view(request: HttpRequest, pk: int) -> HttpResponse:
-        game = game_or_404(request, pk, role=Role.SCORER)
-        service(game=game, user=request.user)
-        return _tv_link(request, game)
-
-    view.__name__ = service.__name__
-    return view
+@require_POST
+@login_required
+def tv_link_create(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk, role=Role.SCORER)
+    services.tv_link_create(game=game, user=request.user)
+    return _tv_link(request, game)
 
 
-tv_link_create = _tv_link_change(services.tv_link_create)
-tv_link_revoke = _tv_link_change(services.tv_link_revoke)
+@require_POST
+@login_required
+def tv_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk, role=Role.SCORER)
+    services.tv_link_revoke(game=game, user=request.user)
+    return _tv_link(request, game)
