@@ -1,8 +1,6 @@
 """Deleting a player, a rule profile, a season, a table or the club: owners only. Each deletion
 is a page that says first what goes and what stays, and a POST from that page that deletes.
-The five views are one routine (`_deletion_view`) given what to fetch, preview and delete."""
-
-from collections.abc import Callable
+A refusal shows the page again with its reason, and nothing is changed."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,95 +23,121 @@ from scorekeeper.views.access import (
 CONFIRM_NAME_LENGTH = Club._meta.get_field("name").max_length
 
 
-def _club_of(target) -> Club:
-    return target if isinstance(target, Club) else target.club
+def _deletion_page(request, club, preview, *, back: str, message="", confirm_name=False):
+    """What deleting removes and keeps (`preview`), with a way `back` and why a deletion was
+    refused (`message`); for htmx, only its `deletion` partial."""
+    context = {
+        "club": club,
+        "preview": preview,
+        "back": back,
+        "confirm_name": confirm_name,
+        "confirm_name_length": CONFIRM_NAME_LENGTH,
+        "message": message,
+    }
+    return render(request, "deletion.html#deletion" if request.htmx else "deletion.html", context)
 
 
-def _deletion_view(
-    fetch: Callable,
-    preview: Callable[[object], previews.DeletionPreview],
-    delete: Callable[[object, HttpRequest], str],
-    *,
-    back: Callable[[object], str] = lambda target: target.club.get_absolute_url(),
-    then: Callable[[object], object] = _club_of,
-    confirm_name: bool = False,
-):
-    """A deletion's view. GET: the `preview` of what deleting the `fetch`ed object removes, with
-    a way `back`. POST: `delete` it (which says what happened, in the owner's words), then go
-    to `then`; a refusal shows the page again with its reason, and nothing is changed."""
-
-    @require_http_methods(["GET", "POST"])
-    @login_required
-    def view(request: HttpRequest, pk: int) -> HttpResponse:
-        target = fetch(request, pk, role=Role.OWNER)
-        message = ""
-        if request.method == "POST":
-            try:
-                done = delete(target, request)
-            except services.ActionRefused as refusal:
-                message = str(refusal)
+@require_http_methods(["GET", "POST"])
+@login_required
+def player_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    player = player_or_404(request, pk, role=Role.OWNER)
+    message = ""
+    if request.method == "POST":
+        try:
+            retired = services.player_delete(player=player, user=request.user)
+        except services.ActionRefused as refusal:
+            message = str(refusal)
+        else:
+            if retired is None:
+                messages.success(request, f"Deleted {player}.")
             else:
-                messages.success(request, done)
-                return redirect(then(target))
-        context = {
-            "club": _club_of(target),
-            "preview": preview(target),
-            "back": back(target),
-            "confirm_name": confirm_name,
-            "confirm_name_length": CONFIRM_NAME_LENGTH,
-            "message": message,
-        }
-        return render(
-            request, "deletion.html#deletion" if request.htmx else "deletion.html", context
-        )
-
-    return view
+                messages.success(
+                    request,
+                    f"{player} is no longer among the players; their finished tables keep them.",
+                )
+            return redirect(player.club)
+    preview = previews.player_preview(player)
+    return _deletion_page(
+        request, player.club, preview, back=player.get_absolute_url(), message=message
+    )
 
 
-def _player_deleted(player, request) -> str:
-    if services.player_delete(player=player, user=request.user) is None:
-        return f"Deleted {player}."
-    return f"{player} is no longer among the players; their finished tables keep them."
+@require_http_methods(["GET", "POST"])
+@login_required
+def profile_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    profile = profile_or_404(request, pk, role=Role.OWNER)
+    message = ""
+    if request.method == "POST":
+        try:
+            services.profile_delete(profile=profile, user=request.user)
+        except services.ActionRefused as refusal:
+            message = str(refusal)
+        else:
+            messages.success(
+                request, f"Deleted the rule profile {profile}; its tables keep their rules."
+            )
+            return redirect(profile.club)
+    preview = previews.profile_preview(profile)
+    return _deletion_page(
+        request, profile.club, preview, back=profile.club.get_absolute_url(), message=message
+    )
 
 
-def _profile_deleted(profile, request) -> str:
-    services.profile_delete(profile=profile, user=request.user)
-    return f"Deleted the rule profile {profile}; its tables keep their rules."
+@require_http_methods(["GET", "POST"])
+@login_required
+def season_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    season = season_or_404(request, pk, role=Role.OWNER)
+    message = ""
+    if request.method == "POST":
+        try:
+            services.season_delete(season=season, user=request.user)
+        except services.ActionRefused as refusal:
+            message = str(refusal)
+        else:
+            messages.success(request, f"Deleted the season {season}.")
+            return redirect(season.club)
+    preview = previews.season_preview(season)
+    return _deletion_page(
+        request, season.club, preview, back=season.club.get_absolute_url(), message=message
+    )
 
 
-def _season_deleted(season, request) -> str:
-    services.season_delete(season=season, user=request.user)
-    return f"Deleted the season {season}."
+@require_http_methods(["GET", "POST"])
+@login_required
+def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_or_404(request, pk, role=Role.OWNER)
+    message = ""
+    if request.method == "POST":
+        try:
+            services.game_delete(game=game, user=request.user)
+        except services.ActionRefused as refusal:
+            message = str(refusal)
+        else:
+            messages.success(request, f"Deleted {game}.")
+            return redirect(game.club)
+    preview = previews.game_preview(game)
+    return _deletion_page(
+        request, game.club, preview, back=game.get_absolute_url(), message=message
+    )
 
 
-def _game_deleted(game, request) -> str:
-    services.game_delete(game=game, user=request.user)
-    return f"Deleted {game}."
-
-
-def _club_deleted(club, request) -> str:
-    # Whatever is typed is compared with the name; a longer text cannot be it.
-    typed = request.POST.get("confirm_name", "")[: CONFIRM_NAME_LENGTH + 20]
-    services.club_delete(club=club, user=request.user, confirm_name=typed)
-    return f"Deleted {club} and everything in it."
-
-
-player_delete = _deletion_view(
-    player_or_404,
-    previews.player_preview,
-    _player_deleted,
-    back=lambda player: player.get_absolute_url(),
-)
-profile_delete = _deletion_view(profile_or_404, previews.profile_preview, _profile_deleted)
-season_delete = _deletion_view(season_or_404, previews.season_preview, _season_deleted)
-game_delete = _deletion_view(
-    game_or_404, previews.game_preview, _game_deleted, back=lambda game: game.get_absolute_url()
-)
-club_delete = _deletion_view(
-    club_or_404,
-    previews.club_preview,
-    _club_deleted,
-    back=lambda club: club.get_absolute_url(),
-    then=lambda club: "home",
-    confirm_name=True,
-)
+@require_http_methods(["GET", "POST"])
+@login_required
+def club_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner types the club's name to confirm: a club goes with everything in it."""
+    club = club_or_404(request, pk, role=Role.OWNER)
+    message = ""
+    if request.method == "POST":
+        # Whatever is typed is compared with the name; a longer text cannot be it.
+        typed = request.POST.get("confirm_name", "")[: CONFIRM_NAME_LENGTH + 20]
+        try:
+            services.club_delete(club=club, user=request.user, confirm_name=typed)
+        except services.ActionRefused as refusal:
+            message = str(refusal)
+        else:
+            messages.success(request, f"Deleted {club} and everything in it.")
+            return redirect("home")
+    preview = previews.club_preview(club)
+    return _deletion_page(
+        request, club, preview, back=club.get_absolute_url(), message=message, confirm_name=True
+    )
