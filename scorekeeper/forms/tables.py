@@ -53,12 +53,14 @@ class ScoreForm(VersionedForm):
     """What each player who did not go out was left holding: cards (ranks will do) or points.
 
     Editing a finished round, who went out (and whether in one turn) can be corrected too: then
-    every player has a row, and the one who went out scores 0 whatever their row says."""
+    every player has a row, and the one who went out scores 0 whatever their row says. A round
+    nobody has gone out of, or a game over (`round_` None), has no row: the score service says
+    why it cannot be scored."""
 
     def __init__(
         self,
         *args,
-        round_: Round,
+        round_: Round | None,
         editing: bool = False,
         entered: dict[int, tuple[str, int]] | None = None,
         **kwargs,
@@ -80,7 +82,8 @@ class ScoreForm(VersionedForm):
             self.fields["rummy"] = forms.BooleanField(
                 required=False, initial=round_.rummy, label="in one turn"
             )
-        for hand in round_.hands.all():
+        being_scored = round_ is not None and (editing or round_.went_out_id is not None)
+        for hand in round_.hands.all() if being_scored else ():
             if hand.seat_id == round_.went_out_id and not editing:
                 continue
             self.fields[f"cards_{hand.seat_id}"] = forms.CharField(

@@ -180,19 +180,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 def score(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
     # The round and its hands only: the whole board is built once, for the answer.
-    current = selectors.round_current(game)
-    if current is None:
-        return table_page_refused(
-            request, game, services.ActionRefused("This game is over: all contracts are scored.")
-        )
-    if current.went_out_id is None:
-        # Scores for a round that is no longer being scored: the screen is out of date.
-        if request.POST.get("version") != str(game.version):
-            return table_page_refused(request, game, services.StaleState())
-        return table_page_refused(
-            request, game, services.ActionRefused("Nobody has gone out yet in this round.")
-        )
-    form = ScoreForm(request.POST, round_=current)
+    form = ScoreForm(request.POST, round_=selectors.round_current(game))
     if not form.is_valid():
         if "version" in form.errors:
             return table_page_refused(request, game, services.StaleState())
@@ -204,9 +192,9 @@ def score(request: HttpRequest, pk: int) -> HttpResponse:
             entries=form.cleaned_data["entries"],
             user=request.user,
         )
+    except services.StaleState as refusal:
+        return table_page_refused(request, game, refusal)
     except services.ActionRefused as refusal:
-        if isinstance(refusal, services.StaleState):
-            return table_page_refused(request, game, refusal)
         # The refused write rolled back: what was typed stays on screen to be corrected.
         game.refresh_from_db()
         return table_page(request, game, message=str(refusal), score_form=form)

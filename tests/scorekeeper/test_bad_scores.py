@@ -3,8 +3,9 @@
 
 import pytest
 
+from scorekeeper import services
 from scorekeeper.models import Round
-from tests.factories import HUGE, database_state, post_refused, score_data, seats, url
+from tests.factories import HUGE, act, database_state, post_refused, score_data, seats, url
 
 pytestmark = pytest.mark.django_db
 
@@ -17,6 +18,23 @@ def test_scores_before_anyone_went_out_are_refused(client, member, game):
         {"version": game.version, **{f"points_{seat.pk}": 10 for seat in others}},
         "Nobody has gone out yet",
     )
+
+
+def test_scores_from_a_screen_whose_going_out_was_undone_are_stale(client, member, scoring):
+    typed = score_data(scoring)
+    act(services.action_undo, scoring)
+    post_refused(
+        client,
+        url("score", scoring),
+        typed,
+        "On another screen a moment ago",
+        "nothing was saved",
+        status=(409,),
+    )
+
+
+def test_scores_for_a_game_that_is_over_are_refused(client, member, finished):
+    post_refused(client, url("score", finished), {"version": finished.version}, "game is over")
 
 
 BAD_SCORES = {
