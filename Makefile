@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format demo vendor clean chromium loadtest
+.PHONY: run test test-fast lint format demo vendor clean chromium loadtest
 
 # A Python of 3.12 or newer: the one .python-version selects, else the newest found on PATH.
 PYTHON := $(shell for p in python3.13 python3.12 python3 python; do \
@@ -46,8 +46,13 @@ chromium:
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; }
 
+# The suite runs on every core (pytest-xdist); `make test-fast` leaves out what is marked slow
+# (property, browser and process tests, and the modules that build much): a loop of seconds.
 test: $(VENV)/.requirements-dev chromium
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
+
+test-fast: $(VENV)/.requirements-dev
+	$(BIN)/python -m pytest -n auto -m "not slow and not postgres_server"
 
 # A club night at 5, 20 and 50 tables, a stress level, the ceilings and a fault run, on gunicorn
 # and a PostgreSQL of its own (about 14 minutes; needs root and PostgreSQL's binaries, installed when missing). Writes

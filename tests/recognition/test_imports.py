@@ -12,6 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# slow: fresh interpreters.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 PHOTO = Path(__file__).with_name("photos") / "phone_010.jpg"
 HEAVY = ("numpy", "cv2", "onnxruntime", "PIL", "pillow_heif")

@@ -15,6 +15,9 @@ from recognizer.model import (
     normalize_patches,
 )
 
+# slow: the networks loaded.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("path", [NETWORK_PATH, JOKER_NETWORK_PATH])
 def test_network_files_are_small(path):

@@ -16,6 +16,9 @@ from recognizer import (
     read_cards,
 )
 
+# slow: real photos through the networks.
+pytestmark = pytest.mark.slow
+
 PHOTOS = Path(__file__).with_name("photos")
 
 # Photo, the cards it shows, and how many of them must be read. A missed card is tolerated (the

@@ -9,6 +9,9 @@ import pytest
 
 from rules.cli import main
 
+# slow: runs the bench.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -2,7 +2,9 @@
 runs under, and the tables the view and service tests start from."""
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import call_command
+from django.test import override_settings
 
 import rules
 from scorekeeper import services
@@ -148,14 +150,23 @@ def bonus_game():
     return make_game(club, 3, profile=profile)
 
 
+MANIFEST_STORAGE = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+
+
+@pytest.fixture(scope="session")
+def static_collected(tmp_path_factory):
+    """collectstatic, once a session (it takes seconds): the tests only read what it wrote."""
+    root = tmp_path_factory.mktemp("static")
+    storages = {**django_settings.STORAGES, "staticfiles": MANIFEST_STORAGE}
+    with override_settings(STATIC_ROOT=root, STORAGES=storages):
+        call_command("collectstatic", interactive=False, verbosity=0)
+    return root
+
+
 @pytest.fixture
-def collected_static(settings, tmp_path):
-    """Static files collected as in production (hashed, compressed) into a fresh STATIC_ROOT.
+def collected_static(settings, static_collected):
+    """Static files collected as in production (hashed, compressed), as STATIC_ROOT.
     A new test Client loads a new WhiteNoise middleware, which reads them."""
-    settings.STATIC_ROOT = tmp_path
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-    }
-    call_command("collectstatic", interactive=False, verbosity=0)
-    return tmp_path
+    settings.STATIC_ROOT = static_collected
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": MANIFEST_STORAGE}
+    return static_collected

@@ -8,7 +8,8 @@ from scorekeeper.models import Event, TableLink
 from scorekeeper.services import tv_link_create
 from tests.factories import make_game, play_round
 
-pytestmark = pytest.mark.django_db
+# slow: every admin page.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture

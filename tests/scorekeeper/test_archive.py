@@ -32,7 +32,8 @@ from scorekeeper.services import archive
 from scorekeeper.services.tasks import tasks_requeue_stale, uploads_drop_stale
 from tests.factories import make_club, make_game, make_user, play_round, run_tasks
 
-pytestmark = pytest.mark.django_db
+# slow: a lived-in club built through the services, exported and imported.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def _fresh(game):

@@ -15,7 +15,8 @@ from django.urls import reverse
 from scorekeeper.models import Event, Hand, Membership, Role, Round
 from tests.factories import make_game, make_user
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: threads racing on committed data.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def race(requests):

@@ -9,6 +9,9 @@ from django.urls import reverse
 
 from tests.factories import make_user
 
+# slow: settings read by fresh interpreters, static files collected.
+pytestmark = pytest.mark.slow
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
 

@@ -32,7 +32,8 @@ from tests.factories import (
     stray_photo,
 )
 
-pytestmark = pytest.mark.django_db
+# slow: Hypothesis inside each of its 161 tests.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def member_as(role: Role) -> Callable[[Game], object]:

@@ -9,6 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from PIL import Image
 
+# slow: static files collected.
+pytestmark = pytest.mark.slow
+
 STATIC = Path(settings.BASE_DIR) / "static"
 MANIFEST = json.loads((STATIC / "manifest.webmanifest").read_text())
 

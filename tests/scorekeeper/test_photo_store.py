@@ -32,7 +32,8 @@ from tests.factories import (
 from tools.object_store import ObjectStore
 from tools.pg_cluster import free_port
 
-pytestmark = pytest.mark.django_db
+# slow: a real S3 server, as a process.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

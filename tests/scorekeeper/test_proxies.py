@@ -13,6 +13,9 @@ from django.urls import reverse
 from scorekeeper.proxies import client_address
 from tests.factories import make_user
 
+# slow: settings read by fresh interpreters.
+pytestmark = pytest.mark.slow
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 PASSWORD = "a-long-test-password"
 PROXY = "10.0.0.1"

@@ -5,7 +5,8 @@ from django.core.management import call_command
 
 from scorekeeper.models import Club, Game
 
-pytestmark = pytest.mark.django_db
+# slow: seeds the demo.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_seed_demo_makes_a_lived_in_club_once():

@@ -7,6 +7,9 @@ from django.core.management import call_command
 
 from scorekeeper.models import Game, Membership, TableLink
 
+# slow: seeds a club night.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.django_db
 def test_seed_load_makes_open_tables_ten_a_club_with_two_member_tablets_and_a_tv_each(tmp_path):

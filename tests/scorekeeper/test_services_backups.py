@@ -17,7 +17,8 @@ from scorekeeper.services.backups import database_dump
 from tests.factories import make_game, play_round
 
 PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_010.jpg"
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: whole backups written and restored.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture

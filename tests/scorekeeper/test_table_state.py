@@ -29,6 +29,9 @@ from scorekeeper import selectors, services
 from scorekeeper.models import Game, Hand, Round, TableMeld
 from tests.factories import make_club, make_player
 
+# slow: a Hypothesis state machine, run by hand.
+pytestmark = pytest.mark.slow
+
 PROFILES = {"dev": (25, 25), "ci": (200, 30)}
 EXAMPLES, STEPS = PROFILES[os.environ.get("TABLE_STATE_PROFILE", "dev")]
 

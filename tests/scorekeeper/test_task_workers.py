@@ -23,7 +23,8 @@ from scorekeeper.services import archive
 from tests.factories import finish_game, make_game
 from tools.pg_cluster import wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: the worker as processes.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FAN = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "win_016.jpg"
 

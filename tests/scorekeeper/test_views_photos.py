@@ -33,7 +33,8 @@ from tests.factories import (
 register_heif_opener()
 
 
-pytestmark = [pytest.mark.django_db, pytest.mark.players(3)]
+# slow: real photos read by the recognizer.
+pytestmark = [pytest.mark.django_db, pytest.mark.players(3), pytest.mark.slow]
 
 
 def upload(client, game, name, content, content_type="image/jpeg"):

@@ -13,7 +13,8 @@ from scorekeeper.forms import UploadedPhoto
 from scorekeeper.models import ClubImport, ImportStatus, Membership, Role
 from tests.factories import database_state, make_game, make_user, play_round, stray_photo
 
-pytestmark = pytest.mark.django_db
+# slow: every endpoint as every kind of visitor.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # A real photo of cards (tests/recognition/photos/ATTRIBUTION.md), for the photo's address to serve.
 JPEG = (Path(__file__).parents[1] / "recognition" / "photos" / "phone_010.jpg").read_bytes()
