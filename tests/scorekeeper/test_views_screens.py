@@ -13,8 +13,17 @@ from django.utils import timezone
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Club, Event, Photo
-from tests.factories import act, make_club, make_game, make_player, play_round, run_tasks, seats
+from scorekeeper.models import Club, Event, Photo, Result
+from tests.factories import (
+    act,
+    finish_game,
+    make_club,
+    make_game,
+    make_player,
+    play_round,
+    run_tasks,
+    seats,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
 
@@ -310,6 +319,16 @@ def test_history_shows_date_and_time_in_the_clubs_time_zone(client, member, game
     body = text_of(client.get(reverse("history", args=[game.pk])))
     assert "Fri 6 Mar, 05:30:15" in body  # 20:30 UTC on Thursday is 05:30 on Friday in Tokyo
     assert timezone.get_current_timezone_name() == "UTC"  # and the next request starts in UTC
+
+
+def test_a_player_page_shows_dates_in_the_clubs_time_zone(client, member, game):
+    services.club_set_time_zone(user=member, club=game.club, time_zone="Asia/Tokyo")
+    finish_game(game)
+    Result.objects.update(finished_at=datetime(2026, 3, 5, 20, 30, tzinfo=UTC))
+    body = text_of(client.get(seats(game)[0].player.get_absolute_url()))
+    assert "Fri 6 Mar 2026, 05:30" in body  # the last games: 05:30 on Friday in Tokyo
+    assert ">6 Mar<" in body  # and the charts' dates
+    assert "5 Mar" not in body
 
 
 def test_the_round_edit_names_players_not_seats(client, member, game):
