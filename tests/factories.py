@@ -333,8 +333,9 @@ def act(service, game: Game, **kwargs):
 
 
 def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
-    """A club with five players and three tables: one in play (a May I?, melds and Shanghai calls
-    on the table), one whose round is being scored, one finished. Returns each page type's URL."""
+    """A club with five players and three tables: one in play (May I?s, melds and Shanghai calls
+    on the table, a TV link), one whose round is being scored, one
+    finished. Returns each page type's URL."""
     club = make_club(user, name=club)
     seated = [make_player(club, name) for name in players]
 
@@ -368,6 +369,7 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
         "game over": finished.get_absolute_url(),
         "round edit": reverse("round_edit", args=[finished.pk, 1]),
         "history": reverse("history", args=[playing.pk]),
+        "tv": services.tv_link_create(game=playing, user=user).get_absolute_url(),
         "table photos": reverse("table_photos", args=[playing.pk]),
         "table deletion": reverse("game_delete", args=[finished.pk]),
         "club deletion": reverse("club_delete", args=[club.pk]),

@@ -1,5 +1,6 @@
 """What the screens say: the table at a glance, photos shown where they were read, messages by
-level, real plurals, the club's time zone and what changed under a stale tap."""
+level, real plurals, the club's time zone, what changed under a stale tap, and what a screen
+reader hears where the eye sees a picture or a strike-through."""
 
 import html
 import re
@@ -329,6 +330,19 @@ def test_a_player_page_shows_dates_in_the_clubs_time_zone(client, member, game):
     assert "Fri 6 Mar 2026, 05:30" in body  # the last games: 05:30 on Friday in Tokyo
     assert ">6 Mar<" in body  # and the charts' dates
     assert "5 Mar" not in body
+
+
+# What a screen reader hears
+
+
+def test_the_tvs_may_i_coins_are_a_picture_with_a_name(client, game):
+    act(services.may_i_spend, game, seat=seats(game)[0])
+    link = services.tv_link_create(game=game, user=game.created_by)
+    body = client.get(link.get_absolute_url()).content.decode()
+    # A name on a plain <span> is not announced (invalid ARIA): the coins are an image.
+    assert not re.search(r"<(span|div)(?![^>]*\brole=)[^>]*aria-label", body)
+    assert body.count('role="img" aria-label="1 May I? left"') == 1
+    assert body.count('role="img" aria-label="2 May I?s left"') == 3
 
 
 def test_the_round_edit_names_players_not_seats(client, member, game):
