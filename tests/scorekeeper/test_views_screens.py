@@ -335,6 +335,18 @@ def test_a_player_page_shows_dates_in_the_clubs_time_zone(client, member, game):
 # What a screen reader hears
 
 
+def test_a_line_taken_back_says_so_in_words_not_only_by_its_strike_through(client, member, game):
+    ann, ben, *_ = seats(game)
+    act(services.may_i_spend, game, seat=ann)
+    act(services.may_i_spend, game, seat=ben)
+    act(services.action_undo, game)
+    body = text_of(client.get(reverse("history", args=[game.pk])))
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", body, flags=re.DOTALL)
+    taken_back = [row for row in rows if "taken back" in row]
+    assert len(taken_back) == 1 and f"{ben.player}" in taken_back[0]
+    assert 'class="undone"' in taken_back[0]
+
+
 def test_the_tvs_may_i_coins_are_a_picture_with_a_name(client, game):
     act(services.may_i_spend, game, seat=seats(game)[0])
     link = services.tv_link_create(game=game, user=game.created_by)
