@@ -18,10 +18,12 @@ from scorekeeper.models import Club, Event, Photo, Result
 from tests.factories import (
     act,
     finish_game,
+    kept_photo,
     make_club,
     make_game,
     make_player,
     play_round,
+    record_check,
     run_tasks,
     seats,
 )
@@ -345,6 +347,22 @@ def test_a_line_taken_back_says_so_in_words_not_only_by_its_strike_through(clien
     taken_back = [row for row in rows if "taken back" in row]
     assert len(taken_back) == 1 and f"{ben.player}" in taken_back[0]
     assert 'class="undone"' in taken_back[0]
+
+
+def test_a_photo_is_described_by_whose_hand_which_contract_and_when(client, member, game):
+    services.club_set_time_zone(user=member, club=game.club, time_zone="Asia/Tokyo")
+    kept_photo(game, seat=seats(game)[1])
+    check = record_check(game, game.rounds.get(number=1))
+    kept_photo(game, check_asked=check)
+    kept_photo(game)
+    Photo.objects.update(created_at=datetime(2026, 3, 5, 20, 30, tzinfo=UTC))
+    body = text_of(client.get(reverse("table_photos", args=[game.pk])))
+    when = "contract 1, taken Fri 6 Mar, 05:30"
+    assert re.findall(r'<img [^>]*alt="([^"]*)"', body) == [
+        f"Photo of {seats(game)[1].player}'s hand, {when}",
+        f"Photo for the meld checker's question Is this a book or a run?, {when}",
+        f"Photo read into the meld checker, {when}",
+    ]
 
 
 def test_the_tvs_may_i_coins_are_a_picture_with_a_name(client, game):
