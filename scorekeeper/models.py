@@ -1,5 +1,7 @@
 import secrets
+from datetime import date
 from functools import cached_property
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import models
@@ -80,6 +82,10 @@ class Club(models.Model):
         """The club's longest-standing owner: commands run for the club act as them."""
         return self.memberships.filter(role=Role.OWNER).select_related("user").first().user
 
+    def today(self) -> date:
+        """The date where the club plays, whatever the server's time zone or the active one."""
+        return timezone.localdate(timezone=ZoneInfo(self.time_zone))
+
     @property
     def invite_open(self) -> bool:
         """Whether the invite code still lets newcomers in."""
@@ -143,7 +149,8 @@ class SeasonQuerySet(models.QuerySet):
         return self.filter(starts_on__lte=day).exclude(ends_on__lte=day)
 
     def current(self):
-        """The newest season that has started and not ended: where new tables go by default."""
+        """The newest season that has started and not ended: where new tables go by default.
+        Today is the active time zone's: a club's pages activate the club's (views/access.py)."""
         return self.running_on(timezone.localdate()).first()
 
 

@@ -333,8 +333,9 @@ def act(service, game: Game, **kwargs):
 
 
 def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
-    """A club with five players and three tables: one in play (a May I?, melds and Shanghai calls
-    on the table), one whose round is being scored, one finished. Returns each page type's URL."""
+    """A club with five players and three tables: one in play (May I?s, one of them taken back,
+    melds and Shanghai calls on the table, a TV link), one whose round is being scored, one
+    finished. Returns each page type's URL."""
     club = make_club(user, name=club)
     seated = [make_player(club, name) for name in players]
 
@@ -350,6 +351,8 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
     act(services.melds_record, playing, seat=dev, melds=books)
     act(services.shanghai_record, playing, seat=cleo, discarder=dev)
     act(services.shanghai_record, playing, seat=cleo, discarder=eve)
+    act(services.may_i_spend, playing, seat=ann)
+    act(services.action_undo, playing)
 
     scoring = start()
     act(services.round_record_went_out, scoring, seat=seats(scoring)[2])
@@ -368,6 +371,7 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
         "game over": finished.get_absolute_url(),
         "round edit": reverse("round_edit", args=[finished.pk, 1]),
         "history": reverse("history", args=[playing.pk]),
+        "tv": services.tv_link_create(game=playing, user=user).get_absolute_url(),
         "table photos": reverse("table_photos", args=[playing.pk]),
         "table deletion": reverse("game_delete", args=[finished.pk]),
         "club deletion": reverse("club_delete", args=[club.pk]),

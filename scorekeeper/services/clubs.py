@@ -4,7 +4,6 @@ from datetime import date
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 import rules
 from scorekeeper.models import Club, Game, Membership, Player, Role, RulesProfile, Season, Seat
@@ -40,7 +39,7 @@ def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
     RulesProfile.objects.create(
         club=club, name=RulesProfile.SEED_NAME, settings=rules.HouseRules().to_dict()
     )
-    today = timezone.localdate()
+    today = club.today()
     Season.objects.create(club=club, name=str(today.year), starts_on=date(today.year, 1, 1))
     return club
 

@@ -4,7 +4,6 @@ the next table of a finished one started."""
 import secrets
 
 from django.db import transaction
-from django.utils import timezone
 
 from scorekeeper.models import Game, Role, Season
 
@@ -15,9 +14,10 @@ from .roles import role_require
 
 @transaction.atomic
 def season_close(*, season: Season, user) -> Season:
-    """End the season today: it is no longer current, and new tables go elsewhere."""
+    """End the season today, the club's day wherever the server is: it is no longer current,
+    and new tables go elsewhere."""
     role_require(club=season.club_id, user=user, role=Role.OWNER)
-    today = timezone.localdate()
+    today = season.club.today()
     if season.ends_on is not None and season.ends_on <= today:
         raise ActionRefused(f"{season} has already ended.")
     if season.starts_on > today:

@@ -4,7 +4,10 @@ whose role does not allow what the view does (`role`, reading by default) gets t
 the reason; the services check the role again for every write.
 
 Each object comes with `member_role`, the user's role in its club, for the templates to offer
-only what that role may do; the same query fetches it."""
+only what that role may do; the same query fetches it. Fetching it activates the club's time
+zone, so the page, or the page a write answers with, shows the club's dates and times."""
+
+from operator import attrgetter
 
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest
@@ -30,16 +33,19 @@ def _one_or_404(
     request: HttpRequest, queryset: QuerySet, pk: int, what: str, *, club: str, role: Role
 ):
     """The object `pk` of `queryset` if the user is a member of its club (at the path `club`),
-    and their role allows `role`."""
+    and their role allows `role`; the club's time zone is then the active one."""
     if not request.user.is_authenticated:
         raise Http404(f"No such {what}")
     member_role = Membership.objects.filter(club=OuterRef(club), user=request.user)
     queryset = queryset.annotate(member_role=Subquery(member_role.values("role")[:1]))
+    if club != "pk":
+        queryset = queryset.select_related(club)
     try:
         found = queryset.filter(member_role__isnull=False).get(pk=pk)
     except queryset.model.DoesNotExist:
         raise Http404(f"No such {what}") from None
     roles.role_check(found.member_role, role)
+    _in_time_zone_of(found if club == "pk" else attrgetter(club.replace("__", "."))(found))
     return found
 
 
@@ -50,29 +56,22 @@ def _in_time_zone_of(club: Club) -> None:
 
 
 def club_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Club:
-    club = _one_or_404(request, Club.objects.all(), pk, "club", club="pk", role=role)
-    _in_time_zone_of(club)
-    return club
+    return _one_or_404(request, Club.objects.all(), pk, "club", club="pk", role=role)
 
 
 def club_import_or_404(request: HttpRequest, pk: int, *, role: Role = Role.OWNER) -> ClubImport:
     # Polled every second: the file it may still hold is never read here.
-    imports = ClubImport.objects.select_related("club").defer("document")
-    found = _one_or_404(request, imports, pk, "import", club="club", role=role)
-    _in_time_zone_of(found.club)
-    return found
+    imports = ClubImport.objects.defer("document")
+    return _one_or_404(request, imports, pk, "import", club="club", role=role)
 
 
 def membership_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Membership:
-    memberships = Membership.objects.select_related("club", "user")
+    memberships = Membership.objects.select_related("user")
     return _one_or_404(request, memberships, pk, "member", club="club", role=role)
 
 
 def game_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Game:
-    games = Game.objects.select_related("club")
-    game = _one_or_404(request, games, pk, "table", club="club", role=role)
-    _in_time_zone_of(game.club)
-    return game
+    return _one_or_404(request, Game.objects.all(), pk, "table", club="club", role=role)
 
 
 def game_in_play_or_404(
@@ -87,25 +86,20 @@ def game_in_play_or_404(
 
 
 def profile_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> RulesProfile:
-    profiles = RulesProfile.objects.select_related("club")
-    profile = _one_or_404(request, profiles, pk, "rule profile", club="club", role=role)
-    _in_time_zone_of(profile.club)
-    return profile
+    profiles = RulesProfile.objects.all()
+    return _one_or_404(request, profiles, pk, "rule profile", club="club", role=role)
 
 
 def season_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Season:
-    seasons = Season.objects.select_related("club")
-    return _one_or_404(request, seasons, pk, "season", club="club", role=role)
+    return _one_or_404(request, Season.objects.all(), pk, "season", club="club", role=role)
 
 
 def player_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Player:
-    players = Player.objects.select_related("club")
-    return _one_or_404(request, players, pk, "player", club="club", role=role)
+    return _one_or_404(request, Player.objects.all(), pk, "player", club="club", role=role)
 
 
 def photo_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> Photo:
-    photos = Photo.objects.select_related("game")
-    return _one_or_404(request, photos, pk, "photo", club="game__club", role=role)
+    return _one_or_404(request, Photo.objects.all(), pk, "photo", club="game__club", role=role)
 
 
 def table_photo_or_none(game: Game, pk) -> Photo | None:

@@ -1,7 +1,6 @@
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -22,7 +21,7 @@ def _download(content: str | bytes, *, name: str, content_type: str) -> HttpResp
 
 
 def _file_name(club: Club, *parts: str, extension: str) -> str:
-    stem = "-".join([slugify(club.name) or "club", *map(slugify, parts), f"{timezone.localdate()}"])
+    stem = "-".join([slugify(club.name) or "club", *map(slugify, parts), f"{club.today()}"])
     return f"{stem}.{extension}"
 
 

@@ -1,10 +1,15 @@
 """Another club's objects (scorekeeper/views/access.py): a 404 on every page and every
-write, never a 403 that would confirm they exist, and nothing changed."""
+write, never a 403 that would confirm they exist, and nothing changed; and one's own club's
+objects come in the club's time zone."""
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from tests.factories import database_state, play_round, score_data, seats
+from scorekeeper import services
+from scorekeeper.models import ClubImport
+from scorekeeper.views import access
+from tests.factories import database_state, member_of, play_round, score_data, seats, stray_photo
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +71,36 @@ def test_anonymous_visitors_are_sent_to_log_in_and_change_nothing(client, strang
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
     assert database_state() == before
+
+
+# Each getter of a club's object, and an object of its kind at the `game` fixture's table.
+OBJECT_OF = {
+    "club_or_404": lambda game: game.club,
+    "club_import_or_404": lambda game: ClubImport.objects.create(club=game.club),
+    "membership_or_404": lambda game: game.club.memberships.get(),
+    "game_or_404": lambda game: game,
+    "game_in_play_or_404": lambda game: game,
+    "profile_or_404": lambda game: game.club.profiles.first(),
+    "season_or_404": lambda game: game.season,
+    "player_or_404": lambda game: seats(game)[0].player,
+    "photo_or_404": stray_photo,
+}
+
+
+def test_every_getter_is_checked_for_the_time_zone():
+    getters = {name for name in vars(access) if name.endswith("_or_404")}
+    assert set(OBJECT_OF) == {name for name in getters if not name.startswith("_")}
+
+
+@pytest.mark.parametrize("getter", OBJECT_OF)
+def test_every_getter_activates_the_clubs_time_zone(rf, game, getter):
+    """So every page of a club, and every write it answers, shows the club's dates and times."""
+    owner = member_of(game)
+    services.club_set_time_zone(club=game.club, user=owner, time_zone="Pacific/Kiritimati")
+    request = rf.get("/")
+    request.user = owner
+    try:
+        getattr(access, getter)(request, OBJECT_OF[getter](game).pk)
+        assert timezone.get_current_timezone_name() == "Pacific/Kiritimati"
+    finally:
+        timezone.deactivate()

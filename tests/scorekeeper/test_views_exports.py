@@ -5,13 +5,16 @@ import csv
 import html
 import io
 import json
+from datetime import UTC, datetime
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from scorekeeper import services
 from scorekeeper.models import (
     Club,
     ClubImport,
@@ -96,6 +99,14 @@ def test_the_json_download_is_the_whole_club(client, member, game, django_assert
     document = json.loads(response.content)
     assert document["format"] == archive.FORMAT
     assert len(document["payload"]["models"]["hand"]) == 6  # two rounds dealt, three seats
+
+
+def test_a_download_is_named_with_the_clubs_date(client, member, game, monkeypatch):
+    services.club_set_time_zone(club=game.club, user=member, time_zone="Pacific/Kiritimati")
+    # 11:00 UTC on Thursday is 01:00 on Friday in Kiritimati.
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 3, 5, 11, 0, tzinfo=UTC))
+    response = client.get(reverse("club_export_csv", args=[game.club.pk]))
+    assert response["Content-Disposition"].endswith('-2026-03-06.csv"')
 
 
 def test_the_csv_download_opens_in_a_spreadsheet(client, member, game):

@@ -1,5 +1,6 @@
 """What the screens say: the table at a glance, photos shown where they were read, messages by
-level, real plurals, the club's time zone and what changed under a stale tap."""
+level, real plurals, the club's time zone, what changed under a stale tap, and what a screen
+reader hears where the eye sees a picture or a strike-through."""
 
 import html
 import re
@@ -13,8 +14,19 @@ from django.utils import timezone
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Club, Event, Photo
-from tests.factories import act, make_club, make_game, make_player, play_round, run_tasks, seats
+from scorekeeper.models import Club, Event, Photo, Result
+from tests.factories import (
+    act,
+    finish_game,
+    kept_photo,
+    make_club,
+    make_game,
+    make_player,
+    play_round,
+    record_check,
+    run_tasks,
+    seats,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
 
@@ -310,6 +322,57 @@ def test_history_shows_date_and_time_in_the_clubs_time_zone(client, member, game
     body = text_of(client.get(reverse("history", args=[game.pk])))
     assert "Fri 6 Mar, 05:30:15" in body  # 20:30 UTC on Thursday is 05:30 on Friday in Tokyo
     assert timezone.get_current_timezone_name() == "UTC"  # and the next request starts in UTC
+
+
+def test_a_player_page_shows_dates_in_the_clubs_time_zone(client, member, game):
+    services.club_set_time_zone(user=member, club=game.club, time_zone="Asia/Tokyo")
+    finish_game(game)
+    Result.objects.update(finished_at=datetime(2026, 3, 5, 20, 30, tzinfo=UTC))
+    body = text_of(client.get(seats(game)[0].player.get_absolute_url()))
+    assert "Fri 6 Mar 2026, 05:30" in body  # the last games: 05:30 on Friday in Tokyo
+    assert ">6 Mar<" in body  # and the charts' dates
+    assert "5 Mar" not in body
+
+
+# What a screen reader hears
+
+
+def test_a_line_taken_back_says_so_in_words_not_only_by_its_strike_through(client, member, game):
+    ann, ben, *_ = seats(game)
+    act(services.may_i_spend, game, seat=ann)
+    act(services.may_i_spend, game, seat=ben)
+    act(services.action_undo, game)
+    body = text_of(client.get(reverse("history", args=[game.pk])))
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", body, flags=re.DOTALL)
+    taken_back = [row for row in rows if "taken back" in row]
+    assert len(taken_back) == 1 and f"{ben.player}" in taken_back[0]
+    assert 'class="undone"' in taken_back[0]
+
+
+def test_a_photo_is_described_by_whose_hand_which_contract_and_when(client, member, game):
+    services.club_set_time_zone(user=member, club=game.club, time_zone="Asia/Tokyo")
+    kept_photo(game, seat=seats(game)[1])
+    check = record_check(game, game.rounds.get(number=1))
+    kept_photo(game, check_asked=check)
+    kept_photo(game)
+    Photo.objects.update(created_at=datetime(2026, 3, 5, 20, 30, tzinfo=UTC))
+    body = text_of(client.get(reverse("table_photos", args=[game.pk])))
+    when = "contract 1, taken Fri 6 Mar, 05:30"
+    assert re.findall(r'<img [^>]*alt="([^"]*)"', body) == [
+        f"Photo of {seats(game)[1].player}'s hand, {when}",
+        f"Photo for the meld checker's question Is this a book or a run?, {when}",
+        f"Photo read into the meld checker, {when}",
+    ]
+
+
+def test_the_tvs_may_i_coins_are_a_picture_with_a_name(client, game):
+    act(services.may_i_spend, game, seat=seats(game)[0])
+    link = services.tv_link_create(game=game, user=game.created_by)
+    body = client.get(link.get_absolute_url()).content.decode()
+    # A name on a plain <span> is not announced (invalid ARIA): the coins are an image.
+    assert not re.search(r"<(span|div)(?![^>]*\brole=)[^>]*aria-label", body)
+    assert body.count('role="img" aria-label="1 May I? left"') == 1
+    assert body.count('role="img" aria-label="2 May I?s left"') == 3
 
 
 def test_the_round_edit_names_players_not_seats(client, member, game):
