@@ -25,10 +25,13 @@ def _headers(table: standings.Standings, url: str) -> list[dict]:
         active = table.sort.removeprefix("-") == key
         sort = key if not active or table.sort.startswith("-") else f"-{key}"
         query = urlencode({"sort": sort, "min_games": table.min_games})
-        arrow = ""
+        arrow = order = ""
         if active:
-            arrow = "▼" if column.descending != table.sort.startswith("-") else "▲"
-        headers.append({"label": column.label, "href": f"{url}?{query}", "arrow": arrow})
+            downwards = column.descending != table.sort.startswith("-")
+            arrow, order = ("▼", "descending") if downwards else ("▲", "ascending")
+        headers.append(
+            {"label": column.label, "href": f"{url}?{query}", "arrow": arrow, "order": order}
+        )
     return headers
 
 

@@ -1,4 +1,4 @@
-"""The recognizer on real photos (copied from shared/cardphotos, see photos/ATTRIBUTION.md)."""
+"""The recognizer on real photos: copies of development photos, see photos/ATTRIBUTION.md."""
 
 import dataclasses
 import io

@@ -305,6 +305,10 @@ def test_the_tables_photos_are_listed_by_contract_with_what_each_was_for(
         assert f'src="{reverse("photo", args=[photo.pk])}"' in body
         assert reverse("photo_delete", args=[photo.pk]) in body
     assert 'name="back" value="photos"' in body
+    # Each delete button says which photo it deletes, never a row number.
+    player = seats(game)[1].player
+    assert f'Delete<span class="sr-only"> the photo of {player}\'s hand, contract 1' in body
+    assert f"Delete photo {first.pk}<" not in body
 
 
 def test_the_history_links_to_the_photos(client, member, game):

@@ -105,10 +105,12 @@ def test_standings_sort_by_a_column_both_ways_and_state_the_tie_break(client, ta
     assert names(client.get(url, {"sort": "average"})) == ["Ann", "Ben", "Cat", "Dan"]
     assert names(client.get(url, {"sort": "-average"})) == ["Dan", "Cat", "Ben", "Ann"]
     assert names(client.get(url, {"sort": "player"})) == ["Ann", "Ben", "Cat", "Dan"]
-    # The sorted column's heading links to the other direction, keeping the filter.
-    assert f'href="{url}?sort=-average&amp;min_games=1"' in (
-        client.get(url, {"sort": "average"}).content.decode()
-    )
+    # The sorted column's heading links to the other direction, keeping the filter, and tells a
+    # screen reader which way it is sorted.
+    page = client.get(url, {"sort": "average"}).content.decode()
+    assert f'href="{url}?sort=-average&amp;min_games=1"' in page
+    assert page.count("aria-sort=") == 1 and 'aria-sort="ascending"' in page
+    assert 'aria-sort="descending"' in client.get(url, {"sort": "-average"}).content.decode()
     # An unknown column sorts by place; nothing breaks.
     assert names(client.get(url, {"sort": "password"})) == ["Ann", "Ben", "Cat", "Dan"]
 
