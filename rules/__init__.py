@@ -21,15 +21,17 @@ from .house_rules import HouseRules
 from .lay_off import check_lay_off, shanghai_targets
 from .may_i import may_i_refusal
 from .melds import Meld, Verdict, check_meld
-from .questions import Answer, answer_question, meld_sentence
+from .questions import Answer, Question, answer_question, meld_sentence, most_cards_asked
 from .scoring import HandEntry, hand_problems, penalty_points, points_possible, round_scores
 from .settings import MAX_CARDS_HELD, MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS
 from .summary import rules_summary
 
 __all__ = [
     "Answer",
+    "Question",
     "answer_question",
     "meld_sentence",
+    "most_cards_asked",
     "CONTRACTS",
     "JOKER",
     "RANKS",

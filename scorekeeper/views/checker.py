@@ -10,16 +10,16 @@ from django_ratelimit.decorators import ratelimit
 import rules
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, melds_clean
-from scorekeeper.models import Check, Club, Role, RulesProfile
+from scorekeeper.models import Club, Role, RulesProfile
 from scorekeeper.views.access import game_in_play_or_404, table_photo_or_none
 
 # Each question's answer is headed in its own words: (when yes, when no).
 VERDICTS = {
-    Check.Question.MELD: ("✔ A legal meld", "✘ Not a legal meld"),
-    Check.Question.GOING_DOWN: ("✔ You can go down", "✘ Not a going-down"),
-    Check.Question.LAY_OFF: ("✔ It can be laid off", "✘ It cannot be laid off there"),
-    Check.Question.SHANGHAI: ("✔ Shanghai! It fits the table", "✘ Not a Shanghai"),
-    Check.Question.HINT: ("✔ You could lay this down", "✘ Nothing to lay down yet"),
+    rules.Question.MELD: ("✔ A legal meld", "✘ Not a legal meld"),
+    rules.Question.GOING_DOWN: ("✔ You can go down", "✘ Not a going-down"),
+    rules.Question.LAY_OFF: ("✔ It can be laid off", "✘ It cannot be laid off there"),
+    rules.Question.SHANGHAI: ("✔ Shanghai! It fits the table", "✘ Not a Shanghai"),
+    rules.Question.HINT: ("✔ You could lay this down", "✘ Nothing to lay down yet"),
 }
 # The engine ran out of steps before it could tell (rules/going_down/budget.py): neither a yes
 # nor a no, and the reasons say what to ask instead.
@@ -73,7 +73,7 @@ def checker(request: HttpRequest) -> HttpResponse:
             form.house_rules,
             contract=form.contract,
             table_melds=form.cleaned_data["table"],
-            target=0 if question == Check.Question.LAY_OFF else None,
+            target=0 if question == rules.Question.LAY_OFF else None,
         )
     context = {"form": form, "answer": answer, "standalone": True, "photo_form": PhotoForm()}
     if answer is not None:
@@ -146,14 +146,14 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _record_offer(question, answer, typed, target, melds):
     """After a legal answer at a table, what can be recorded on the round in one tap."""
-    if question == Check.Question.GOING_DOWN:
+    if question == rules.Question.GOING_DOWN:
         return {
             "url": "melds_record",
             "melds": " | ".join(rules.format_cards(meld.cards) for meld in answer.melds),
             "who": "Record as going down for",
             "label": "Record the going-down",
         }
-    if question == Check.Question.LAY_OFF:
+    if question == rules.Question.LAY_OFF:
         return {
             "url": "lay_off",
             "melds": " ".join(rules.format_cards(meld) for meld in typed),
