@@ -131,7 +131,10 @@ class CheckForm(forms.Form):
         if "cards" in cleaned and "question" in cleaned:
             self._check_hand_size(cleaned["question"], cleaned["cards"])
         asks_lay_off = cleaned.get("question") == rules.Question.LAY_OFF
-        if self.at_table and asks_lay_off and cleaned.get("target") is None:
+        if not self.at_table:
+            # Standalone, the first meld typed for the table is the one to lay off on.
+            cleaned["target"] = 0 if asks_lay_off else None
+        elif asks_lay_off and cleaned.get("target") is None:
             if len(self.fields["target"].choices) == 1:
                 self.add_error("target", "No meld is on the table yet, so nothing can be laid off.")
             else:

@@ -66,14 +66,14 @@ def checker(request: HttpRequest) -> HttpResponse:
     form = standalone_form(request, request.POST or None)
     answer = None
     if request.method == "POST" and form.is_valid():
-        question = form.cleaned_data["question"]
-        answer = rules.answer_question(
-            question,
-            form.cleaned_data["cards"],
-            form.house_rules,
+        answer = services.check_ask(
+            question=form.cleaned_data["question"],
+            cards=form.cleaned_data["cards"],
+            house_rules=form.house_rules,
             contract=form.contract,
             table_melds=form.cleaned_data["table"],
-            target=0 if question == rules.Question.LAY_OFF else None,
+            target=form.cleaned_data["target"],
+            user=request.user,
         )
     context = {"form": form, "answer": answer, "standalone": True, "photo_form": PhotoForm()}
     if answer is not None:
@@ -100,27 +100,15 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     )
     answer = None
     if request.method == "POST" and form.is_valid():
-        question = form.cleaned_data["question"]
-        target = form.cleaned_data["target"]
-        answer = rules.answer_question(
-            question,
-            form.cleaned_data["cards"],
-            board.house_rules,
-            contract=board.current.number,
-            table_melds=[meld.card_list for meld in melds],
-            target=target,
-        )
         try:
-            services.check_record(
+            answer = services.check_ask(
                 game=game,
                 round_=board.current,
+                melds=melds,
+                question=form.cleaned_data["question"],
+                cards=form.cleaned_data["cards"],
+                target=form.cleaned_data["target"],
                 photo=table_photo_or_none(game, request.POST.get("photo")),
-                question=question,
-                cards=rules.format_cards(
-                    [card for meld in form.cleaned_data["cards"] for card in meld]
-                ),
-                target=melds[target] if target is not None else None,
-                answer=answer,
                 user=request.user,
             )
         except services.ActionRefused as refusal:
@@ -140,6 +128,7 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         context["cards_text"] = " | ".join(rules.format_cards(meld) for meld in typed)
         context["target_melds"] = [melds[index] for index in answer.targets]
         if answer.ok:
+            question, target = form.cleaned_data["question"], form.cleaned_data["target"]
             context["record"] = _record_offer(question, answer, typed, target, melds)
     return checker_page(request, context)
 
