@@ -202,6 +202,11 @@ def round_current(game: Game) -> Round | None:
     )
 
 
+def round_checks(round_: Round, *, most: int = 10):
+    """The newest questions asked of the meld checker in the round, with their photos."""
+    return round_.checks.prefetch_related("photos")[:most]
+
+
 def game_checks(game: Game):
     """Every question asked of the meld checker at the table, with its answer and photos."""
     return game.checks.select_related("round", "created_by").prefetch_related("photos")

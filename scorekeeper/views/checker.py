@@ -119,7 +119,7 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "board": board,
         "melds": melds,
-        "checks": board.current.checks.prefetch_related("photos")[:10],
+        "checks": selectors.round_checks(board.current),
         "photo_form": PhotoForm(),
     }
     if answer is not None:
@@ -164,7 +164,7 @@ def checker_page_refused(request, game, refusal: services.ActionRefused):
         "board": board,
         "melds": melds,
         "message": str(refusal),
-        "checks": board.current.checks.all()[:10] if board.current else [],
+        "checks": selectors.round_checks(board.current) if board.current else [],
     }
     status = 409 if isinstance(refusal, services.StaleState) else 200
     return checker_page(request, context, status=status)

@@ -11,11 +11,13 @@ from tests.factories import (
     JUNK,
     assert_refused,
     go_down,
+    kept_photo,
     make_club,
     make_game,
     make_user,
     play_round,
     post_refused,
+    record_check,
     seats,
     text_of,
     url,
@@ -152,6 +154,22 @@ def test_a_question_at_the_table_takes_the_same_queries_with_claims(
         response = client.post(reverse("table_check", args=[game.pk]), question)
     assert response.status_code == 200
     assert Check.objects.count() == 1
+
+
+@pytest.mark.parametrize("photos", [1, 4])
+def test_a_refused_recording_shows_the_questions_and_photos_in_a_fixed_number_of_queries(
+    client, member, game, django_assert_num_queries, photos
+):
+    ann = seats(game)[0]
+    for _ in range(photos):
+        kept_photo(game, check_asked=record_check(game, game.rounds.get()))
+    going_down = {"version": game.version, "seat": ann.pk, "melds": "8H 8S 8D | 9H 10H JH QH"}
+    # The questions and their photos take two queries, however many there are.
+    with django_assert_num_queries(19):
+        response = client.post(reverse("melds_record", args=[game.pk]), going_down)
+    body = text_of(response)
+    assert "needs 2 books; these melds are 1 book and 1 run" in body
+    assert body.count(">photo</a>") == photos
 
 
 def test_the_standalone_checker_offers_each_clubs_rules_once(client):
