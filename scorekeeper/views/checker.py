@@ -2,6 +2,7 @@
 contract, rules and melds, where every question asked is kept."""
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -181,6 +182,6 @@ def cards_preview(request: HttpRequest) -> HttpResponse:
     elif text.strip():
         try:
             context["melds_preview"] = melds_clean(text)
-        except Exception as error:  # noqa: BLE001 - a ValidationError with the rules' message
-            context["error"] = " ".join(getattr(error, "messages", [str(error)]))
+        except ValidationError as error:  # the rules' words for the token not understood
+            context["error"] = " ".join(error.messages)
     return render(request, "checker.html#preview", context)

@@ -1,6 +1,8 @@
 """The meld checker, at a table and on its own, and the live preview of typed cards
 (scorekeeper/views/checker.py)."""
 
+import logging
+
 import pytest
 from django.urls import reverse
 
@@ -343,6 +345,24 @@ def test_the_preview_names_what_cannot_be_read(client, member, cards):
     response = client.get(reverse("cards_preview"), {"cards": cards})
     assert_refused(response)
     assert "<script>" not in response.content.decode()
+
+
+def test_a_bug_behind_the_preview_is_a_logged_server_error_not_a_message(
+    client, member, monkeypatch, caplog
+):
+    # No typed text makes the engine raise anything but its CardError (fuzzed), so a bug is
+    # planted: the preview answers only the rules' refusals itself.
+    def broken(text):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(rules, "parse_melds", broken)
+    client.raise_request_exception = False
+    with caplog.at_level(logging.ERROR, logger="django.request"):
+        response = client.get(reverse("cards_preview"), {"cards": "7H 8H 9H"})
+    assert response.status_code == 500
+    assert "a bug" not in text_of(response)
+    logged = [record for record in caplog.records if record.name == "django.request"]
+    assert logged and logged[0].exc_info[0] is KeyError
 
 
 def test_the_preview_of_nothing_is_empty_and_posting_to_it_is_refused(client, member):
