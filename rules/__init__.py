@@ -15,19 +15,23 @@ from .cards import (
     parse_ranks,
 )
 from .contracts import CONTRACTS, Contract, RulesError
+from .deal import dealer_seat, first_player_seat, next_table_first_dealer
 from .going_down import check_going_down, find_going_down
 from .house_rules import HouseRules
 from .lay_off import check_lay_off, shanghai_targets
+from .may_i import may_i_refusal
 from .melds import Meld, Verdict, check_meld
-from .questions import Answer, answer_question, meld_sentence
+from .questions import Answer, Question, answer_question, meld_sentence, most_cards_asked
 from .scoring import HandEntry, hand_problems, penalty_points, points_possible, round_scores
 from .settings import MAX_CARDS_HELD, MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS
 from .summary import rules_summary
 
 __all__ = [
     "Answer",
+    "Question",
     "answer_question",
     "meld_sentence",
+    "most_cards_asked",
     "CONTRACTS",
     "JOKER",
     "RANKS",
@@ -50,10 +54,14 @@ __all__ = [
     "check_going_down",
     "check_lay_off",
     "check_meld",
+    "dealer_seat",
     "find_going_down",
+    "first_player_seat",
     "format_cards",
     "format_melds",
     "hand_problems",
+    "may_i_refusal",
+    "next_table_first_dealer",
     "parse_cards",
     "parse_melds",
     "parse_ranks",

@@ -28,7 +28,7 @@ from .cards import RANKS, SUITS, Card, format_cards, format_melds, parse_cards, 
 from .going_down import check_going_down, find_going_down
 from .house_rules import HouseRules
 from .melds import check_meld
-from .questions import GOING_DOWN, HINT, LAY_OFF, MELD, SHANGHAI, Answer, answer_question
+from .questions import Answer, Question, answer_question
 
 JOKER = Card("JK", None)
 
@@ -268,7 +268,7 @@ def _timed(call: Callable[[], Answer]) -> tuple[float, Answer]:
 
 
 def _ask(
-    question: str, groups: list[list[Card]], contract: int, **table: object
+    question: Question, groups: list[list[Card]], contract: int, **table: object
 ) -> Callable[[], Answer]:
     return lambda: answer_question(question, groups, BOUNDS, contract=contract, **table)
 
@@ -293,33 +293,37 @@ def run_bounds(samples: int = 2000, seed: int = 1, contract: int | None = None) 
     for number in contracts:
         for label, hand in hands:
             text = f"{number}: {format_cards(hand)} ({label})"
-            note("down", _ask(GOING_DOWN, [hand], number), text, number)
-            found = note("hint", _ask(HINT, [hand], number), text, number)
+            note("down", _ask(Question.GOING_DOWN, [hand], number), text, number)
+            found = note("hint", _ask(Question.HINT, [hand], number), text, number)
             # The melds a player would type after the hint, or the hand cut into fours.
             groups = [list(meld.cards) for meld in found.melds]
             groups = groups or [hand[start : start + 4] for start in range(0, len(hand), 4)]
             grouped = f"{number}: {format_melds(groups)} ({label})"
-            note("down_grouped", _ask(GOING_DOWN, groups, number), grouped, number)
+            note("down_grouped", _ask(Question.GOING_DOWN, groups, number), grouped, number)
         # Four runs of two cards and two jokers: every group has the most readings.
         groups = parse_melds("6H 7H JK JK | 6S 7S JK JK | 6D 7D JK JK | 6C 7C JK JK")
         grouped = f"{number}: {format_melds(groups)}"
-        note("down_grouped", _ask(GOING_DOWN, groups, number), grouped, number)
+        note("down_grouped", _ask(Question.GOING_DOWN, groups, number), grouped, number)
     # Questions that do not depend on the contract, asked once.
     last = contracts[-1]
     melds = [parse_cards(text) for text in _BOUNDS_MELDS]
     melds += [_random_meld(rng, deck) for _ in range(max(9, samples // 10))]
     for meld in melds:
-        note("meld", _ask(MELD, [meld], last), format_cards(meld))
+        note("meld", _ask(Question.MELD, [meld], last), format_cards(meld))
     for label, hand in hands:
         table = _random_table(rng, deck, 32)
         for target in range(0, len(table), 4):
             # A card or a few, as players lay off, and now and then the whole hand.
             cards = hand[: (1, 2, 4, len(hand))[target // 4 % 4]]
             text = f"{format_cards(cards)} onto {format_cards(table[target])} ({label})"
-            note("layoff", _ask(LAY_OFF, [cards], last, table_melds=table, target=target), text)
+            note(
+                "layoff",
+                _ask(Question.LAY_OFF, [cards], last, table_melds=table, target=target),
+                text,
+            )
         for card in hand[:4]:
             text = f"{card} against a table of {len(table)} melds"
-            note("shanghai", _ask(SHANGHAI, [[card]], last, table_melds=table), text)
+            note("shanghai", _ask(Question.SHANGHAI, [[card]], last, table_melds=table), text)
     figures = {}
     for kind, rows in timings.items():
         figures[f"bounds_{kind}"] = _answer_figures(f"{kind} at the bounds", rows)

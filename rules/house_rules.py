@@ -88,6 +88,17 @@ class HouseRules:
         dealt = self.cards_dealt[number - 1]
         return dealt + 1 + self.may_i_limit * (1 + self.may_i_penalty_cards) + shanghai_claims
 
+    def most_cards_left(
+        self, number: int, *, may_i_used: int = 0, discards_claimed: int = 0
+    ) -> int:
+        """The most cards a player can be left holding when someone goes out in round
+        `number`, so the most a hand can be scored with: the deal, the card and penalty cards of
+        each May I? the player called, and a card for each of their discards claimed by a
+        Shanghai (its discarder draws one in its place)."""
+        self.contract(number)  # refuses a round these rules do not have
+        dealt = self.cards_dealt[number - 1]
+        return dealt + (1 + self.may_i_penalty_cards) * may_i_used + discards_claimed
+
     @property
     def most_cards_in_meld(self) -> int:
         """The longest meld the decks allow: every copy of a rank and its jokers, or 2 to A."""
@@ -231,17 +242,11 @@ def _validate(rules: HouseRules) -> None:
             f"A player could hold {held} cards (the deal, a drawn card and every May I? with its "
             f"penalty cards): at most {MAX_CARDS_HELD} can be held in a hand."
         )
-    for number, (contract, dealt) in enumerate(
-        zip(rules.contracts, rules.cards_dealt, strict=True), start=1
-    ):
+    for number, contract in enumerate(rules.contracts, start=1):
         needed = contract.books * rules.min_book + contract.runs * rules.min_run
-        # After drawing, and every May I? allowed, a player holds this many; one kept back to
-        # discard does not count.
-        held = (
-            dealt
-            + 1
-            + rules.may_i_limit * (1 + rules.may_i_penalty_cards)
-            - (rules.must_discard_to_go_out and not contract.no_discard)
+        # One card kept back to discard does not count.
+        held = rules.most_cards_held(number) - (
+            rules.must_discard_to_go_out and not contract.no_discard
         )
         if needed > held:
             raise RulesError(

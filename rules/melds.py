@@ -283,17 +283,6 @@ def _run_gap_reason(cards: Sequence[Card], rules: HouseRules) -> str | None:
     return f"{name} is not a run: a joker cannot stand for a card beyond the ace."
 
 
-def _declared_reason(cards: Sequence[Card]) -> str | None:
-    naturals = [card for card in cards if not card.is_joker]
-    for joker in cards:
-        if not joker.is_joker or joker.declared is None:
-            continue
-        target = joker.declared
-        if target in naturals and naturals:
-            return f"{describe(cards)}: {joker} stands for a card the meld already holds."
-    return None
-
-
 def explain(cards: Sequence[Card], rules: HouseRules) -> str:
     """One plain sentence saying why these cards are not a legal meld."""
     name = describe(cards)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from gettext import ngettext
 
 from .cards import Card
@@ -11,7 +12,24 @@ from .house_rules import HouseRules
 from .lay_off import check_lay_off, shanghai_targets
 from .melds import Meld, check_meld
 
-MELD, GOING_DOWN, LAY_OFF, SHANGHAI, HINT = "meld", "down", "layoff", "shanghai", "hint"
+
+class Question(StrEnum):
+    """The questions the meld checker answers: each a short code (kept with every question
+    asked at a table) and `label`, the question as a player asks it."""
+
+    label: str
+
+    def __new__(cls, code: str, label: str) -> Question:
+        question = str.__new__(cls, code)
+        question._value_ = code
+        question.label = label
+        return question
+
+    MELD = "meld", "Is this a book or a run?"
+    GOING_DOWN = "down", "Can I go down?"
+    LAY_OFF = "layoff", "Can I lay this off?"
+    SHANGHAI = "shanghai", "Is this discard a Shanghai?"
+    HINT = "hint", "What could I lay down?"
 
 
 @dataclass
@@ -36,8 +54,21 @@ class Answer:
         return ("Yes. " if self.ok else "No. ") + " ".join(self.reasons)
 
 
+def most_cards_asked(
+    question: Question, rules: HouseRules, contract: int, *, shanghai_claims: int = 0
+) -> int:
+    """The most cards a question in round `contract` may be about: what a hand can hold then
+    (every May I? and Shanghai card included), or the longest meld the decks allow if that is
+    more, for a meld check. The engine's searches grow fast with the cards, so this bounds them.
+    """
+    most = rules.most_cards_held(contract, shanghai_claims=shanghai_claims)
+    if question == Question.MELD:
+        most = max(most, rules.most_cards_in_meld)
+    return most
+
+
 def answer_question(
-    question: str,
+    question: Question,
     melds: list[list[Card]],
     rules: HouseRules,
     *,
@@ -51,7 +82,7 @@ def answer_question(
     once. `table_melds` are the melds on the table, `target` the index of the one to lay off on.
     """
     flat = [card for meld in melds for card in meld]
-    if question == SHANGHAI:
+    if question == Question.SHANGHAI:
         if len(flat) != 1:
             return Answer(ok=False, reasons=["Give the one card that was discarded."])
         targets = shanghai_targets(flat[0], table_melds, rules)
@@ -63,13 +94,13 @@ def answer_question(
         else:
             reasons = [f"{flat[0]} fits no meld on the table: it is not a Shanghai card."]
         return Answer(ok=bool(targets), reasons=reasons, targets=targets)
-    if question == LAY_OFF:
+    if question == Question.LAY_OFF:
         if target is None or not 0 <= target < len(table_melds):
             return Answer(ok=False, reasons=["Pick the meld on the table to lay off on."])
         verdict = check_lay_off(flat, table_melds[target], rules)
-    elif question == GOING_DOWN:
+    elif question == Question.GOING_DOWN:
         verdict = check_going_down(contract, melds if len(melds) > 1 else flat, rules)
-    elif question == HINT:
+    elif question == Question.HINT:
         verdict = find_going_down(contract, flat, rules)
     else:
         verdict = check_meld(flat, rules)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from recognizer.limits import SURE_CONFIDENCE
-from rules import Card, HouseRules, parse_cards
+from rules import Card, HouseRules, Question, parse_cards
 
 
 def new_invite_code() -> str:
@@ -421,16 +421,12 @@ class TableMeld(models.Model):
 class Check(Recorded):
     """A question asked of the meld checker at a table, and its answer: kept for disputes."""
 
-    class Question(models.TextChoices):
-        MELD = "meld", "Is this a book or a run?"
-        GOING_DOWN = "down", "Can I go down?"
-        LAY_OFF = "layoff", "Can I lay this off?"
-        SHANGHAI = "shanghai", "Is this discard a Shanghai?"
-        HINT = "hint", "What could I lay down?"
-
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checks")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="checks")
-    question = models.CharField(max_length=10, choices=Question)
+    # The rules engine's questions (rules.Question), stored by their codes.
+    question = models.CharField(
+        max_length=10, choices=[(question.value, question.label) for question in Question]
+    )
     cards = models.TextField()
     target = models.ForeignKey(
         TableMeld, on_delete=models.SET_NULL, null=True, blank=True, related_name="checks"

@@ -283,17 +283,15 @@ def assert_refused(response, *words, status=(200,)):
 
 
 def record_check(game: Game, round_: Round, cards: str = "8H 8S 8D"):
-    """Keep the meld checker's answer about `cards` as a question asked in `round_`."""
-    answer = rules.answer_question("meld", rules.parse_melds(cards), game.house_rules)
-    return services.check_record(
+    """Ask the meld checker about `cards` at the table in `round_`; the question kept."""
+    services.check_ask(
         game=game,
         round_=round_,
-        question="meld",
-        cards=cards,
-        target=None,
-        answer=answer,
+        question=rules.Question.MELD,
+        cards=rules.parse_melds(cards),
         user=game.created_by,
     )
+    return game.checks.latest("pk")
 
 
 def table_rows(game: Game):

@@ -8,6 +8,7 @@ none better than the best found, and the search finds exactly what it found with
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -113,28 +114,45 @@ def _book_ranks(search: Search, naturals: list, jokers: int) -> tuple[set[int], 
 
 
 def _run_reach(search: Search, naturals: list, jokers: int) -> tuple[list[int], int]:
-    """Per suit, the run positions some run could still cover, and at most how many runs.
-
-    Every card of a run lies in a stretch of min_run positions of its suit that misses at most
-    `jokers` cards; only cards in such stretches count, `least` of them a run.
-    """
+    """Per suit, the run positions some run could still cover, and at most how many runs: only
+    cards that some run could cover count, `least` of them a run."""
     rules = search.rules
     size = rules.min_run
     least = max(size - jokers, (size + 1) // 2)
-    window = (1 << size) - 1
     held = [0, 0, 0, 0]  # per suit, a bit per position held
     for _value, suit, _n, bits, _one in naturals:
         held[suit] |= bits
-    reach = [0, 0, 0, 0]
-    for suit, bits in enumerate(held):
-        if bits.bit_count() < least:
-            continue
-        for low, high, _from_low in search.frames:
-            for start in range(low, high - size + 2):
-                if (bits >> start & window).bit_count() >= least:
-                    reach[suit] |= window << start
+    reach = [
+        _suit_reach(bits, jokers, size, search.frames) if bits.bit_count() >= least else 0
+        for bits in held
+    ]
     in_reach = [0, 0, 0, 0]
     for _value, suit, n, bits, _one in naturals:
         if reach[suit] & bits:
             in_reach[suit] += n
     return reach, sum(n // least for n in in_reach)
+
+
+# The same few patterns of a suit recur from state to state and hand to hand.
+@lru_cache(maxsize=4096)
+def _suit_reach(held: int, jokers: int, size: int, frames: tuple) -> int:
+    """The positions of one suit (bits `held`) that some run could cover: a stretch of at least
+    `size` positions whose missing cards are jokers, at most `jokers` of them and no more than
+    the naturals it holds.
+
+    Each stretch is judged whole: a run longer than `size` may hold fewer naturals in some
+    `size` positions of it than a run must in all (10S JK JK KS holds one in 10S JK JK).
+    """
+    reach = 0
+    for low, high, _from_low in frames:
+        for start in range(low, high - size + 2):
+            missing = 0
+            for end in range(start, high + 1):
+                if not held >> end & 1:
+                    missing += 1
+                    if missing > jokers:
+                        break
+                length = end - start + 1
+                if length >= size and 2 * missing <= length:
+                    reach |= ((1 << length) - 1) << start
+    return reach

@@ -39,8 +39,3 @@ class Budget:
         self.spent += steps
         if self.spent > self.limit:
             raise BudgetSpent
-
-    @property
-    def exhausted(self) -> bool:
-        """Whether a search stopped for want of steps."""
-        return self.spent > self.limit

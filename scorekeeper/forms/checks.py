@@ -4,7 +4,7 @@ from django import forms
 from django.urls import reverse_lazy
 
 import rules
-from scorekeeper.models import Check, Game, Round, RulesProfile
+from scorekeeper.models import Game, Round, RulesProfile
 
 from .tables import VersionedForm
 
@@ -24,8 +24,11 @@ class CheckForm(forms.Form):
     """A question for the meld checker. At a table the round gives the contract, the rules and the
     melds; standalone, the player picks rules and a contract and types the table's melds."""
 
-    question = forms.ChoiceField(
-        choices=Check.Question.choices, initial=Check.Question.MELD, widget=forms.RadioSelect
+    question = forms.TypedChoiceField(
+        choices=[(question.value, question.label) for question in rules.Question],
+        coerce=rules.Question,
+        initial=rules.Question.MELD,
+        widget=forms.RadioSelect,
     )
     cards = forms.CharField(
         max_length=300,
@@ -98,11 +101,10 @@ class CheckForm(forms.Form):
         return melds_clean(self.cleaned_data["cards"])
 
     def _check_hand_size(self, question, melds):
-        """No question is about more cards than a hand can hold (or a meld, for a meld check):
-        the engine's searches grow fast with the cards, so bound them by the table's rules."""
-        most = self.house_rules.most_cards_held(self.contract, shanghai_claims=self.shanghai_claims)
-        if question == Check.Question.MELD:
-            most = max(most, self.house_rules.most_cards_in_meld)
+        """No question is about more cards than a hand can hold (or a meld, for a meld check)."""
+        most = rules.most_cards_asked(
+            question, self.house_rules, self.contract, shanghai_claims=self.shanghai_claims
+        )
         count = sum(len(meld) for meld in melds)
         if count > most:
             self.add_error(
@@ -128,8 +130,11 @@ class CheckForm(forms.Form):
                 return cleaned
         if "cards" in cleaned and "question" in cleaned:
             self._check_hand_size(cleaned["question"], cleaned["cards"])
-        asks_lay_off = cleaned.get("question") == Check.Question.LAY_OFF
-        if self.at_table and asks_lay_off and cleaned.get("target") is None:
+        asks_lay_off = cleaned.get("question") == rules.Question.LAY_OFF
+        if not self.at_table:
+            # Standalone, the first meld typed for the table is the one to lay off on.
+            cleaned["target"] = 0 if asks_lay_off else None
+        elif asks_lay_off and cleaned.get("target") is None:
             if len(self.fields["target"].choices) == 1:
                 self.add_error("target", "No meld is on the table yet, so nothing can be laid off.")
             else:

@@ -107,11 +107,6 @@ def round_points(
     )
 
 
-def dealer_position(game: Game, number: int, players: int) -> int:
-    """The dealer moves one seat to the left (the next seat) each round."""
-    return (game.first_dealer + number - 1) % players
-
-
 def game_board(game: Game) -> Board:
     """The table's state in six queries, however many rounds and players it has."""
     house_rules = game.house_rules
@@ -170,9 +165,9 @@ def game_board(game: Game) -> Board:
     if current is not None:
         contract = house_rules.contracts[current.number - 1]
         cards_dealt = house_rules.cards_dealt[current.number - 1]
-        position = dealer_position(game, current.number, len(seats))
+        position = rules.dealer_seat(game.first_dealer, current.number, len(seats))
         dealer = seats[position]
-        first_player = seats[(position + 1) % len(seats)]
+        first_player = seats[rules.first_player_seat(position, len(seats))]
         lines[dealer.pk].is_dealer = True
         lines[first_player.pk].plays_first = True
         if current.went_out_id:
@@ -205,6 +200,11 @@ def round_current(game: Game) -> Round | None:
         .order_by("number")
         .first()
     )
+
+
+def round_checks(round_: Round, *, most: int = 10):
+    """The newest questions asked of the meld checker in the round, with their photos."""
+    return round_.checks.prefetch_related("photos")[:most]
 
 
 def game_checks(game: Game):

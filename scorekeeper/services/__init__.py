@@ -19,7 +19,7 @@ from .accounts import (
     session_remember,
     sessions_end_others,
 )
-from .checks import check_record
+from .checks import check_ask
 from .clubs import (
     club_create,
     club_join,
@@ -79,7 +79,7 @@ __all__ = [
     "StaleState",
     "WrongPassword",
     "action_undo",
-    "check_record",
+    "check_ask",
     "club_create",
     "club_delete",
     "club_import",

@@ -1,28 +1,85 @@
-"""Questions asked of the meld checker at a table, kept in the round's history."""
+"""Questions asked of the meld checker: answered by the rules engine and, at a table, kept in
+the round's history."""
+
+from collections.abc import Sequence
 
 from django.db import transaction
 
-from scorekeeper.models import Check, Game, Photo, Role, Round
+import rules
+from scorekeeper.models import Check, Game, Photo, Role, Round, TableMeld
 
 from .refusals import ActionRefused
 from .roles import role_require
 from .tables import current_round
 
 
+def check_ask(
+    *,
+    question: rules.Question,
+    cards: list[list[rules.Card]],
+    user,
+    target: int | None = None,
+    house_rules: rules.HouseRules | None = None,
+    contract: int = 1,
+    table_melds: Sequence[list[rules.Card]] = (),
+    game: Game | None = None,
+    round_: Round | None = None,
+    melds: Sequence[TableMeld] = (),
+    photo: Photo | None = None,
+) -> rules.Answer:
+    """Ask the rules engine `question` about `cards` (as the player grouped them) and return
+    its answer; `target` is the index of the meld to lay off on.
+
+    Standalone (no `game`): under `house_rules` in contract `contract`, with `table_melds`
+    typed by the player; nothing is kept. At a table: under its rules, in `round_`'s contract,
+    with `melds`, the melds on the table; the question and its answer are kept in the round's
+    history with the `photo` the cards were read from, or refused with ActionRefused (and
+    nothing kept) if the round was scored meanwhile.
+    """
+    if game is None:
+        return rules.answer_question(
+            question,
+            cards,
+            house_rules or rules.HouseRules(),
+            contract=contract,
+            table_melds=list(table_melds),
+            target=target,
+        )
+    answer = rules.answer_question(
+        question,
+        cards,
+        game.house_rules,
+        contract=round_.number,
+        table_melds=[meld.card_list for meld in melds],
+        target=target,
+    )
+    _check_record(
+        game=game,
+        round_=round_,
+        question=question,
+        cards=rules.format_cards([card for meld in cards for card in meld]),
+        target=melds[target] if target is not None else None,
+        answer=answer,
+        photo=photo,
+        user=user,
+    )
+    return answer
+
+
 @transaction.atomic
-def check_record(
+def _check_record(
     *,
     game: Game,
     round_: Round,
-    question: str,
+    question: rules.Question,
     cards: str,
-    target,
-    answer,
+    target: TableMeld | None,
+    answer: rules.Answer,
+    photo: Photo | None,
     user,
-    photo: Photo | None = None,
 ) -> Check:
-    """Keep a question asked at the table about `round_`, and the checker's answer, in the
-    round's history, with the photo the cards were read from."""
+    """Keep a question asked at the table about `round_`, and its answer, in the round's
+    history, with the photo the cards were read from."""
     role_require(club=game.club_id, user=user, role=Role.SCORER)
     if current_round(game).pk != round_.pk:
         raise ActionRefused(
@@ -43,6 +100,3 @@ def check_record(
         photo.check_asked = check
         photo.save(update_fields=["check_asked"])
     return check
-
-
-# Photos

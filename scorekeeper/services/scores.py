@@ -22,13 +22,12 @@ def _claims(round_: Round) -> list[tuple[int, int]]:
 def _hand_limits(
     round_: Round, hands: list[Hand], claims: list[tuple[int, int]], house_rules: rules.HouseRules
 ) -> dict[int, int]:
-    """The most cards each seat can hold at the end of the round, by seat id: the deal, what
-    each May I? brought, and a card for each discard claimed from it by a Shanghai."""
-    dealt = house_rules.cards_dealt[round_.number - 1]
-    per_may_i = 1 + house_rules.may_i_penalty_cards
+    """The most cards each seat can be left holding at the end of the round, by seat id."""
     claims_against = Counter(discarder for _, discarder in claims)
     return {
-        hand.seat_id: dealt + per_may_i * hand.may_i_used + claims_against[hand.seat_id]
+        hand.seat_id: house_rules.most_cards_left(
+            round_.number, may_i_used=hand.may_i_used, discards_claimed=claims_against[hand.seat_id]
+        )
         for hand in hands
     }
 

@@ -5,6 +5,7 @@ import secrets
 
 from django.db import transaction
 
+import rules
 from scorekeeper.models import Game, Role, Season
 
 from .clubs import game_start
@@ -55,7 +56,7 @@ def game_play_again(*, game: Game, user) -> Game:
         club=game.club,
         user=user,
         players=[seat.player for seat in seats],
-        first_dealer=(game.first_dealer + 1) % len(seats),
+        first_dealer=rules.next_table_first_dealer(game.first_dealer, len(seats)),
         season=game.season,
         profile=game.profile,
         house_rules=game.house_rules,

@@ -6,6 +6,7 @@ import functools
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 
+import rules
 from scorekeeper import selectors
 from scorekeeper.models import Event, Game, Hand, Role, Round, Seat
 
@@ -83,12 +84,15 @@ def may_i_spend(*, game: Game, seat: Seat, user) -> Event:
     """Spend one of the seat's May I? tokens in the current round."""
     round_ = round_in_play(game)
     hand = hand_of(round_, seat)
-    if hand.went_down and not game.house_rules.may_i_after_down:
-        raise ActionRefused(f"{seat.player} has gone down; these rules allow no May I? after that.")
-    if hand.may_i_used >= hand.may_i_limit:
-        raise ActionRefused(
-            f"{seat.player} has no May I? left this round: the limit is {hand.may_i_limit} a round."
-        )
+    refusal = rules.may_i_refusal(
+        game.house_rules,
+        player=str(seat.player),
+        went_down=hand.went_down,
+        used=hand.may_i_used,
+        limit=hand.may_i_limit,
+    )
+    if refusal:
+        raise ActionRefused(refusal)
     hand.may_i_used += 1
     hand.save(update_fields=["may_i_used"])
     description = f"{seat.player} called May I? ({hand.may_i_limit - hand.may_i_used} left)"

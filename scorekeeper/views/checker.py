@@ -2,6 +2,7 @@
 contract, rules and melds, where every question asked is kept."""
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -10,16 +11,16 @@ from django_ratelimit.decorators import ratelimit
 import rules
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, melds_clean
-from scorekeeper.models import Check, Club, Role, RulesProfile
+from scorekeeper.models import Club, Role, RulesProfile
 from scorekeeper.views.access import game_in_play_or_404, table_photo_or_none
 
 # Each question's answer is headed in its own words: (when yes, when no).
 VERDICTS = {
-    Check.Question.MELD: ("✔ A legal meld", "✘ Not a legal meld"),
-    Check.Question.GOING_DOWN: ("✔ You can go down", "✘ Not a going-down"),
-    Check.Question.LAY_OFF: ("✔ It can be laid off", "✘ It cannot be laid off there"),
-    Check.Question.SHANGHAI: ("✔ Shanghai! It fits the table", "✘ Not a Shanghai"),
-    Check.Question.HINT: ("✔ You could lay this down", "✘ Nothing to lay down yet"),
+    rules.Question.MELD: ("✔ A legal meld", "✘ Not a legal meld"),
+    rules.Question.GOING_DOWN: ("✔ You can go down", "✘ Not a going-down"),
+    rules.Question.LAY_OFF: ("✔ It can be laid off", "✘ It cannot be laid off there"),
+    rules.Question.SHANGHAI: ("✔ Shanghai! It fits the table", "✘ Not a Shanghai"),
+    rules.Question.HINT: ("✔ You could lay this down", "✘ Nothing to lay down yet"),
 }
 # The engine ran out of steps before it could tell (rules/going_down/budget.py): neither a yes
 # nor a no, and the reasons say what to ask instead.
@@ -66,14 +67,14 @@ def checker(request: HttpRequest) -> HttpResponse:
     form = standalone_form(request, request.POST or None)
     answer = None
     if request.method == "POST" and form.is_valid():
-        question = form.cleaned_data["question"]
-        answer = rules.answer_question(
-            question,
-            form.cleaned_data["cards"],
-            form.house_rules,
+        answer = services.check_ask(
+            question=form.cleaned_data["question"],
+            cards=form.cleaned_data["cards"],
+            house_rules=form.house_rules,
             contract=form.contract,
             table_melds=form.cleaned_data["table"],
-            target=0 if question == Check.Question.LAY_OFF else None,
+            target=form.cleaned_data["target"],
+            user=request.user,
         )
     context = {"form": form, "answer": answer, "standalone": True, "photo_form": PhotoForm()}
     if answer is not None:
@@ -100,27 +101,15 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
     )
     answer = None
     if request.method == "POST" and form.is_valid():
-        question = form.cleaned_data["question"]
-        target = form.cleaned_data["target"]
-        answer = rules.answer_question(
-            question,
-            form.cleaned_data["cards"],
-            board.house_rules,
-            contract=board.current.number,
-            table_melds=[meld.card_list for meld in melds],
-            target=target,
-        )
         try:
-            services.check_record(
+            answer = services.check_ask(
                 game=game,
                 round_=board.current,
+                melds=melds,
+                question=form.cleaned_data["question"],
+                cards=form.cleaned_data["cards"],
+                target=form.cleaned_data["target"],
                 photo=table_photo_or_none(game, request.POST.get("photo")),
-                question=question,
-                cards=rules.format_cards(
-                    [card for meld in form.cleaned_data["cards"] for card in meld]
-                ),
-                target=melds[target] if target is not None else None,
-                answer=answer,
                 user=request.user,
             )
         except services.ActionRefused as refusal:
@@ -131,7 +120,7 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "board": board,
         "melds": melds,
-        "checks": board.current.checks.prefetch_related("photos")[:10],
+        "checks": selectors.round_checks(board.current),
         "photo_form": PhotoForm(),
     }
     if answer is not None:
@@ -140,20 +129,21 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         context["cards_text"] = " | ".join(rules.format_cards(meld) for meld in typed)
         context["target_melds"] = [melds[index] for index in answer.targets]
         if answer.ok:
+            question, target = form.cleaned_data["question"], form.cleaned_data["target"]
             context["record"] = _record_offer(question, answer, typed, target, melds)
     return checker_page(request, context)
 
 
 def _record_offer(question, answer, typed, target, melds):
     """After a legal answer at a table, what can be recorded on the round in one tap."""
-    if question == Check.Question.GOING_DOWN:
+    if question == rules.Question.GOING_DOWN:
         return {
             "url": "melds_record",
             "melds": " | ".join(rules.format_cards(meld.cards) for meld in answer.melds),
             "who": "Record as going down for",
             "label": "Record the going-down",
         }
-    if question == Check.Question.LAY_OFF:
+    if question == rules.Question.LAY_OFF:
         return {
             "url": "lay_off",
             "melds": " ".join(rules.format_cards(meld) for meld in typed),
@@ -175,7 +165,7 @@ def checker_page_refused(request, game, refusal: services.ActionRefused):
         "board": board,
         "melds": melds,
         "message": str(refusal),
-        "checks": board.current.checks.all()[:10] if board.current else [],
+        "checks": selectors.round_checks(board.current) if board.current else [],
     }
     status = 409 if isinstance(refusal, services.StaleState) else 200
     return checker_page(request, context, status=status)
@@ -192,6 +182,6 @@ def cards_preview(request: HttpRequest) -> HttpResponse:
     elif text.strip():
         try:
             context["melds_preview"] = melds_clean(text)
-        except Exception as error:  # noqa: BLE001 - a ValidationError with the rules' message
-            context["error"] = " ".join(getattr(error, "messages", [str(error)]))
+        except ValidationError as error:  # the rules' words for the token not understood
+            context["error"] = " ".join(error.messages)
     return render(request, "checker.html#preview", context)

@@ -159,6 +159,26 @@ def test_must_discard_keeps_a_card_back():
     assert not find_going_down(1, hand, HouseRules(must_discard_to_go_out=True)).ok
 
 
+def test_a_run_longer_than_the_shortest_holds_its_jokers_together():
+    """10S JK JK KS holds one natural in 10S JK JK: the run bound once judged runs by their
+    shortest stretches, took 10S and KS for cards no run could hold and refused the hand."""
+    rules = HouseRules(
+        book_suits_distinct=True,
+        jokers_per_meld=2,
+        min_book=2,
+        min_run=3,
+        same_suit_runs_must_be_separated=True,
+    )
+    assert down(6, "KH KC | 4S 5S 6S | 10S JK JK KS", rules).ok
+    assert down(6, "10S JK KH JK 6S 5S KS 4S KC", rules).ok
+    verdict = find_going_down(6, parse_cards("10S JK KH JK 6S 5S KS 4S KC"), rules)
+    assert verdict.ok
+    assert [str(meld) for meld in verdict.melds] == ["KH KC", "4S 5S 6S", "10S JK=JS JK=QS KS"]
+    assert verdict.leftover == []
+    short_runs = HouseRules(min_run=3, jokers_per_meld=2)
+    assert find_going_down(3, parse_cards("2S JK JK 5S 9H 10H JH"), short_runs).ok
+
+
 # The search against a brute-force oracle: test_going_down_oracle.py.
 
 naturals = st.builds(Card, st.sampled_from(RANKS), st.sampled_from(SUITS))

@@ -11,11 +11,10 @@ from rules.bench import BOUNDS
 from rules.going_down.budget import STEPS, Budget
 from rules.going_down.verdicts import MAYBE_BETTER, TOO_MANY_TO_CHECK, TOO_MANY_TO_LIST
 from tests.rules.test_going_down_oracle import (
-    CONTRACTS,
-    VARIANTS,
     assert_melds_are_the_hand,
+    deals,
     rules_for,
-    small_hands,
+    variants,
 )
 
 # 24-card hands found by a hill-climb at the bounds (four decks, eight jokers, four jokers a
@@ -102,13 +101,9 @@ def test_a_hand_answered_in_n_steps_is_answered_the_same_with_n_and_gives_up_wit
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    small_hands(),
-    st.sampled_from(VARIANTS),
-    st.sampled_from(CONTRACTS),
-    st.integers(1, 400),
-)
-def test_a_smaller_budget_gives_the_same_answer_or_gives_up(hand, variant, contract, limit):
+@given(deals(), variants, st.integers(1, 400))
+def test_a_smaller_budget_gives_the_same_answer_or_gives_up(deal, variant, limit):
+    hand, contract = deal
     rules = rules_for(variant, contract)
     for function in (check_going_down, find_going_down):
         full, _ = spent(function, 1, hand, rules, limit=10**9)

@@ -2,14 +2,18 @@
 
 The oracle knows nothing of the engine's search: it splits the cards into groups every possible
 way, reads each group as a book or a run from the rules' words, and tries every reading. It is
-exponential, so the hands are small (at most 9 cards); the settings and contracts vary widely.
+exponential, so the hands are small (at most 9 cards); every setting that shapes a meld is drawn,
+in any combination. Hands are either random cards of a few neighbouring ranks, or the contract's
+melds dealt with jokers in them: a bound of the search that cuts too much turns a legal
+going-down into a refusal, and random cards seldom hold one. Without the oracle, larger dealt
+melds that pass as grouped must be found in the same cards ungrouped.
 """
 
 from collections import Counter
 from functools import cache
 from itertools import combinations, product
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rules import (
@@ -161,17 +165,20 @@ def _most_declared_first(joker):
 
 # --- hands and rules ---------------------------------------------------------------------------
 
-VARIANTS = [
-    {},
-    {"min_run": 3, "ace": "high_or_low"},
-    {"same_rank_books_banned": False, "jokers_per_meld": 2},
-    {"extra_melds_allowed": True},
-    {"same_suit_runs_must_be_separated": True, "min_run": 3},
-    {"book_suits_distinct": True},
-    {"must_discard_to_go_out": True},
-    {"ace": "low", "min_book": 2},
-    {"extra_melds_allowed": True, "jokers_per_meld": 2, "ace": "high_or_low", "min_run": 3},
-]
+# Every setting that shapes a meld or a going-down, drawn together: short books and runs with
+# several jokers a meld are where the search's counting bounds cut closest.
+SETTINGS = {
+    "min_book": st.sampled_from([3, 2]),
+    "min_run": st.sampled_from([4, 3]),
+    "jokers_per_meld": st.sampled_from([1, 2, 3]),
+    "ace": st.sampled_from(["high", "low", "high_or_low"]),
+    "book_suits_distinct": st.booleans(),
+    "same_rank_books_banned": st.booleans(),
+    "same_suit_runs_must_be_separated": st.booleans(),
+    "extra_melds_allowed": st.booleans(),
+    "must_discard_to_go_out": st.booleans(),
+}
+variants = st.fixed_dictionaries(SETTINGS)
 CONTRACTS = [
     Contract(2, 0),
     Contract(1, 1),
@@ -204,9 +211,56 @@ def small_hands(draw):
     return draw(st.permutations(hand[:9]))
 
 
+@st.composite
+def dealt_melds(draw, contract):
+    """The contract's books and runs, with jokers for some of a book's cards and for a gap in a
+    run: books of two to four cards, runs of three to six, of any rank."""
+    melds = []
+    for kind in ["book"] * contract.books + ["run"] * contract.runs:
+        if kind == "run":
+            suit = draw(st.sampled_from(SUITS))
+            length = draw(st.integers(3, 6))
+            first = draw(st.integers(0, len(RANKS) - length))
+            meld = [Card(rank, suit) for rank in RANKS[first : first + length]]
+            gap = draw(st.integers(0, len(meld) - 1))
+            places = range(gap, gap + draw(st.integers(0, 3)))
+        else:
+            rank = draw(st.sampled_from(RANKS))
+            suits = draw(st.lists(st.sampled_from(SUITS), min_size=2, max_size=4))
+            meld = [Card(rank, suit) for suit in suits]
+            places = draw(st.sets(st.integers(0, len(meld) - 1), max_size=2))
+        melds.append([JOKER if place in places else card for place, card in enumerate(meld)])
+    return melds
+
+
+@st.composite
+def contract_hands(draw, contract):
+    """Up to 9 cards dealt as the contract's melds, and now and then a stray card. A bound that
+    cuts too much turns a legal going-down into a refusal, and random cards seldom hold one."""
+    cards = [card for meld in draw(dealt_melds(contract)) for card in meld]
+    strays = st.builds(Card, st.sampled_from(RANKS), st.sampled_from(SUITS))
+    cards.extend(draw(st.lists(strays, max_size=1)))
+    # What two decks and their jokers hold: two copies of a card, and three jokers here.
+    held = Counter()
+    hand = []
+    for card in cards:
+        held[card] += 1
+        if held[card] <= (3 if card.is_joker else 2):
+            hand.append(card)
+    return draw(st.permutations(hand[:9]))
+
+
+@st.composite
+def deals(draw):
+    """A contract and a hand: cards of a few neighbouring ranks, or the contract's melds."""
+    contract = draw(st.sampled_from(CONTRACTS))
+    return draw(small_hands() | contract_hands(contract)), contract
+
+
 @settings(max_examples=400, deadline=None)
-@given(small_hands(), st.sampled_from(VARIANTS), st.sampled_from(CONTRACTS))
-def test_check_going_down_agrees_with_the_oracle(hand, variant, contract):
+@given(deals(), variants)
+def test_check_going_down_agrees_with_the_oracle(deal, variant):
+    hand, contract = deal
     rules = rules_for(variant, contract)
     verdict = check_going_down(1, hand, rules)
     assert verdict.ok == oracle_cover(hand, contract, rules), verdict.reasons
@@ -219,8 +273,9 @@ def test_check_going_down_agrees_with_the_oracle(hand, variant, contract):
 
 
 @settings(max_examples=300, deadline=None)
-@given(small_hands(), st.sampled_from(VARIANTS), st.sampled_from(CONTRACTS))
-def test_find_going_down_agrees_with_the_oracle(hand, variant, contract):
+@given(deals(), variants)
+def test_find_going_down_agrees_with_the_oracle(deal, variant):
+    hand, contract = deal
     rules = rules_for(variant, contract)
     verdict = find_going_down(1, hand, rules)
     best = oracle_best(hand, contract, rules)
@@ -245,3 +300,28 @@ def test_the_oracle_reads_melds_as_the_rules_say():
     assert readings(tuple(parse_cards("AH 2H 3H 4H")), rules) == ()
     assert readings(tuple(parse_cards("8H JK JK")), HouseRules(jokers_per_meld=2)) == ()
     assert oracle_best(parse_cards("8H 8S 8D 9C 9C 9H 2S"), Contract(2, 0), rules) == 60
+
+
+@st.composite
+def contract_melds(draw):
+    """A contract and its melds, dealt."""
+    contract = draw(st.sampled_from(CONTRACTS))
+    return contract, draw(dealt_melds(contract))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(contract_melds(), variants)
+def test_a_going_down_the_checker_accepts_grouped_is_found_in_the_cards(dealt, variant):
+    """No oracle, so no limit on the cards: melds that pass as the player grouped them are
+    found by both searches in the same cards ungrouped."""
+    contract, melds = dealt
+    rules = rules_for(variant, contract)
+    assume(check_going_down(1, melds, rules).ok)
+    cards = [card for meld in melds for card in meld]
+    assert check_going_down(1, cards, rules).ok
+    if rules.must_discard_to_go_out and not contract.no_discard:
+        # A card to keep back, of which the two decks hold another copy.
+        cards.append(next(card for card in parse_cards("2C 3D 4H") if cards.count(card) < 2))
+    found = find_going_down(1, cards, rules)
+    assert found.ok
+    assert found.points_shed >= penalty_points([card for meld in melds for card in meld], rules)

@@ -148,6 +148,17 @@ def test_most_cards_held_counts_deal_draw_may_i_and_claims():
         rules.most_cards_held(8)
 
 
+def test_most_cards_left_counts_deal_the_may_is_called_and_the_discards_claimed():
+    rules = HouseRules()
+    assert rules.most_cards_left(1) == 11
+    assert rules.most_cards_left(2, may_i_used=2) == 11 + 2 * 3
+    assert rules.most_cards_left(7, may_i_used=1, discards_claimed=2) == 11 + 3 + 2
+    dealt = HouseRules(cards_dealt=[6, 8], contracts=[Contract(1, 0)] * 2, may_i_penalty_cards=1)
+    assert dealt.most_cards_left(2, may_i_used=1) == 8 + 2
+    with pytest.raises(RulesError, match="no contract 8"):
+        rules.most_cards_left(8)
+
+
 def test_most_cards_in_meld_is_a_whole_run_or_every_copy_of_a_rank():
     assert HouseRules().most_cards_in_meld == 13
     assert HouseRules(decks=3, jokers_per_meld=2).most_cards_in_meld == 14

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules import HouseRules, answer_question, parse_melds
+from rules import Contract, HouseRules, Question, answer_question, most_cards_asked, parse_melds
 
 TABLE = [parse_melds("5H 6H 7H 8H")[0], parse_melds("KC KD KS")[0]]
 
@@ -41,3 +41,24 @@ def test_a_shanghai_answer_names_the_melds_it_fits():
 def test_a_hint_keeps_what_it_does_not_lay_down():
     answer = answer_question("hint", parse_melds("8H 8S 8D 4C KC KD KS"), HouseRules())
     assert [str(card) for card in answer.leftover] == ["4C"]
+
+
+def test_each_question_has_a_code_kept_with_it_and_the_words_a_player_asks_it_in():
+    assert [(question.value, question.label) for question in Question] == [
+        ("meld", "Is this a book or a run?"),
+        ("down", "Can I go down?"),
+        ("layoff", "Can I lay this off?"),
+        ("shanghai", "Is this discard a Shanghai?"),
+        ("hint", "What could I lay down?"),
+    ]
+    assert Question("down") is Question.GOING_DOWN
+    assert Question.LAY_OFF == "layoff"
+
+
+def test_a_question_is_about_at_most_what_a_hand_holds_or_the_longest_meld():
+    rules = HouseRules()
+    assert most_cards_asked(Question.HINT, rules, 1) == 11 + 1 + 2 * 3
+    assert most_cards_asked(Question.GOING_DOWN, rules, 1, shanghai_claims=2) == 20
+    short = HouseRules(contracts=[Contract(2, 0)], cards_dealt=[8], may_i_limit=0)
+    assert most_cards_asked(Question.GOING_DOWN, short, 1) == 9
+    assert most_cards_asked(Question.MELD, short, 1) == short.most_cards_in_meld == 13

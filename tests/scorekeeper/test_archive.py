@@ -75,13 +75,13 @@ def make_lived_in_club():
         cards=rules.parse_cards("7C"),
         user=bob,
     )
-    services.check_record(
+    services.check_ask(
         game=game,
         round_=game.rounds.get(number=1),
-        question="meld",
-        cards="7H 7S 7D 7C",
-        target=meld,
-        answer=rules.answer_question("meld", rules.parse_melds("7H 7S 7D 7C"), game.house_rules),
+        question=rules.Question.MELD,
+        cards=rules.parse_melds("7H 7S 7D 7C"),
+        melds=[meld],
+        target=0,
         user=bob,
     )
     play_round(game, went_out=0, points=[15, 30, 45], user=ann)

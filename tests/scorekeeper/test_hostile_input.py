@@ -18,8 +18,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import rules
 from scorekeeper.forms import ProfileForm
-from scorekeeper.models import Check, Game, Membership, Role
+from scorekeeper.models import Game, Membership, Role
 from tests.factories import (
     database_state,
     go_down,
@@ -155,7 +156,7 @@ def plausible(kind: str, scene: Scene) -> st.SearchStrategy:
         case "date":
             return st.sampled_from(["2026-03-01", "2026-02-30", "1-1-1", "99999-01-01"])
         case "question":
-            return st.sampled_from(Check.Question.values)
+            return st.sampled_from([question.value for question in rules.Question])
         case "role":
             return st.sampled_from([*Role.values, "boss"])
         case "expires":

@@ -1,6 +1,8 @@
 """The meld checker, at a table and on its own, and the live preview of typed cards
 (scorekeeper/views/checker.py)."""
 
+import logging
+
 import pytest
 from django.urls import reverse
 
@@ -11,11 +13,13 @@ from tests.factories import (
     JUNK,
     assert_refused,
     go_down,
+    kept_photo,
     make_club,
     make_game,
     make_user,
     play_round,
     post_refused,
+    record_check,
     seats,
     text_of,
     url,
@@ -152,6 +156,22 @@ def test_a_question_at_the_table_takes_the_same_queries_with_claims(
         response = client.post(reverse("table_check", args=[game.pk]), question)
     assert response.status_code == 200
     assert Check.objects.count() == 1
+
+
+@pytest.mark.parametrize("photos", [1, 4])
+def test_a_refused_recording_shows_the_questions_and_photos_in_a_fixed_number_of_queries(
+    client, member, game, django_assert_num_queries, photos
+):
+    ann = seats(game)[0]
+    for _ in range(photos):
+        kept_photo(game, check_asked=record_check(game, game.rounds.get()))
+    going_down = {"version": game.version, "seat": ann.pk, "melds": "8H 8S 8D | 9H 10H JH QH"}
+    # The questions and their photos take two queries, however many there are.
+    with django_assert_num_queries(19):
+        response = client.post(reverse("melds_record", args=[game.pk]), going_down)
+    body = text_of(response)
+    assert "needs 2 books; these melds are 1 book and 1 run" in body
+    assert body.count(">photo</a>") == photos
 
 
 def test_the_standalone_checker_offers_each_clubs_rules_once(client):
@@ -325,6 +345,24 @@ def test_the_preview_names_what_cannot_be_read(client, member, cards):
     response = client.get(reverse("cards_preview"), {"cards": cards})
     assert_refused(response)
     assert "<script>" not in response.content.decode()
+
+
+def test_a_bug_behind_the_preview_is_a_logged_server_error_not_a_message(
+    client, member, monkeypatch, caplog
+):
+    # No typed text makes the engine raise anything but its CardError (fuzzed), so a bug is
+    # planted: the preview answers only the rules' refusals itself.
+    def broken(text):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(rules, "parse_melds", broken)
+    client.raise_request_exception = False
+    with caplog.at_level(logging.ERROR, logger="django.request"):
+        response = client.get(reverse("cards_preview"), {"cards": "7H 8H 9H"})
+    assert response.status_code == 500
+    assert "a bug" not in text_of(response)
+    logged = [record for record in caplog.records if record.name == "django.request"]
+    assert logged and logged[0].exc_info[0] is KeyError
 
 
 def test_the_preview_of_nothing_is_empty_and_posting_to_it_is_refused(client, member):
