@@ -19,12 +19,20 @@ from .deal import dealer_seat, first_player_seat, next_table_first_dealer
 from .going_down import check_going_down, find_going_down
 from .house_rules import HouseRules
 from .lay_off import check_lay_off, shanghai_targets
-from .may_i import may_i_refusal
 from .melds import Meld, Verdict, check_meld
 from .questions import Answer, Question, answer_question, meld_sentence, most_cards_asked
-from .scoring import HandEntry, hand_problems, penalty_points, points_possible, round_scores
+from .scoring import (
+    HandEntry,
+    hand_problems,
+    held_refusal,
+    penalty_points,
+    points_possible,
+    points_refusal,
+    round_scores,
+)
 from .settings import MAX_CARDS_HELD, MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS
 from .summary import rules_summary
+from .turns import in_one_turn_refusal, may_i_refusal, shanghai_claim_refusal
 
 __all__ = [
     "Answer",
@@ -60,13 +68,17 @@ __all__ = [
     "format_cards",
     "format_melds",
     "hand_problems",
+    "held_refusal",
+    "in_one_turn_refusal",
     "may_i_refusal",
+    "shanghai_claim_refusal",
     "next_table_first_dealer",
     "parse_cards",
     "parse_melds",
     "parse_ranks",
     "penalty_points",
     "points_possible",
+    "points_refusal",
     "round_scores",
     "rules_summary",
     "shanghai_targets",

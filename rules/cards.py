@@ -1,4 +1,4 @@
-"""Cards and the card notation of RULES.md: parsing, formatting and deck-capacity checks."""
+"""Cards and their notation (docs/rules.md, "The cards"): parsing, formatting, deck checks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""House rules: every setting of RULES.md, validated as a whole."""
+"""House rules: every setting of docs/rules.md, validated as a whole."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _default_points() -> tuple[tuple[str, int], ...]:
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:
-    """Every setting of RULES.md; HouseRules() is the seed game. Immutable and hashable."""
+    """Every setting of docs/rules.md; HouseRules() is the seed game. Immutable and hashable."""
 
     min_players: int = 3
     max_players: int = 5

@@ -63,6 +63,32 @@ def points_possible(points: int, most_cards: int, rules: HouseRules = DEFAULT_RU
     return any(reachable[held] >> points & 1 for held in range(1, most_cards + 1))
 
 
+def held_refusal(*, player: str, held: int, most_cards: int, contract: int) -> str | None:
+    """Why `player` cannot have been left holding `held` cards in `contract`, or None: no more
+    than the deal plus what their May I?s and Shanghai claims brought (`most_cards`)."""
+    if held > most_cards:
+        return (
+            f"{player} cannot hold {held} cards: at most {most_cards} in "
+            f"contract {contract} (the deal plus what May I?s brought)."
+        )
+    return None
+
+
+def points_refusal(
+    *, player: str, points: int, most_cards: int, rules: HouseRules = DEFAULT_RULES
+) -> str | None:
+    """Why `points` cannot be what `player`, who did not go out, was left holding, or None: at
+    least one card, so above 0, and a total some hand of at most `most_cards` cards makes."""
+    if points <= 0:
+        return f"{player} did not go out, so they hold at least one card: points above 0."
+    if not points_possible(points, most_cards, rules):
+        return (
+            f"No hand of at most {most_cards} cards is worth {points} points "
+            f"under this table's rules: check {player}'s points."
+        )
+    return None
+
+
 def hand_problems(hands: Sequence[Sequence[Card]], rules: HouseRules = DEFAULT_RULES) -> list[str]:
     """Sentences for what the decks cannot hold across all the hands of a round.
 

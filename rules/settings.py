@@ -31,11 +31,6 @@ MAX_CONTRACTS = 10
 MAX_MELDS_PER_CONTRACT = 4
 MAX_CARDS_HELD = 24
 
-STOCK_EXHAUSTED_CHOICES = ("reshuffle", "end_round")
-ACE_CHOICES = ("high", "low", "high_or_low")
-JOKER_SWAP_CHOICES = ("off", "shift_to_end", "swap_from_hand")
-TIE_BREAK_CHOICES = ("shared", "most_rounds_won", "fewest_may_i")
-
 
 @dataclass(frozen=True, slots=True)
 class Setting:

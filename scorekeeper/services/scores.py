@@ -74,22 +74,17 @@ def _hands_apply(
             continue
         if entry.cards:
             cards = list(entry.cards)
-            if len(cards) > limits[seat_id]:
-                problems.append(
-                    f"{name} cannot hold {len(cards)} cards: at most {limits[seat_id]} in "
-                    f"contract {round_.number} (the deal plus what May I?s brought)."
-                )
+            refusal = rules.held_refusal(
+                player=name, held=len(cards), most_cards=limits[seat_id], contract=round_.number
+            )
+            if refusal:
+                problems.append(refusal)
             all_cards.append(cards)
             result[seat_id] = (rules.format_cards(cards), rules.penalty_points(cards, house_rules))
-        elif entry.points <= 0:
-            problems.append(
-                f"{name} did not go out, so they hold at least one card: points above 0."
-            )
-        elif not rules.points_possible(entry.points, limits[seat_id], house_rules):
-            problems.append(
-                f"No hand of at most {limits[seat_id]} cards is worth {entry.points} points "
-                f"under this table's rules: check {name}'s points."
-            )
+        elif refusal := rules.points_refusal(
+            player=name, points=entry.points, most_cards=limits[seat_id], rules=house_rules
+        ):
+            problems.append(refusal)
         else:
             result[seat_id] = ("", entry.points)
     problems.extend(rules.hand_problems(all_cards, house_rules))

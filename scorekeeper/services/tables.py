@@ -137,11 +137,10 @@ def shanghai_record(*, game: Game, seat: Seat, discarder: Seat | None, user) -> 
     if discarder is None or discarder == seat:
         description = f"{seat.player} called Shanghai on their own discard"
         return event_record(game, round_, Event.Kind.SHANGHAI_PROTECT, user, description, seat=seat)
-    if not round_.hands.filter(went_down=True).exists():
-        raise ActionRefused(
-            f"Nobody has gone down yet, so no meld is on the table to lay {discarder.player}'s "
-            "discard on: it cannot be a Shanghai."
-        )
+    anyone_down = round_.hands.filter(went_down=True).exists()
+    refusal = rules.shanghai_claim_refusal(discarder=discarder.player.name, anyone_down=anyone_down)
+    if refusal:
+        raise ActionRefused(refusal)
     description = f"{seat.player} claimed {discarder.player}'s discard: Shanghai!"
     kind = Event.Kind.SHANGHAI_CLAIM
     return event_record(game, round_, kind, user, description, seat=seat, other_seat=discarder)
@@ -155,10 +154,9 @@ def round_record_went_out(*, game: Game, seat: Seat, user, rummy: bool = False) 
     if round_.went_out_id:
         raise ActionRefused(f"{round_.went_out.player} has already gone out this round.")
     hand = hand_of(round_, seat)
-    if rummy and hand.went_down:
-        raise ActionRefused(
-            f"{seat.player} went down earlier this round, so going out now is not in one turn."
-        )
+    refusal = rummy and rules.in_one_turn_refusal(player=seat.player.name, went_down=hand.went_down)
+    if refusal:
+        raise ActionRefused(refusal)
     hand.went_down = True
     hand.save(update_fields=["went_down"])
     round_.rummy = rummy

@@ -40,7 +40,7 @@ def position(card, ace):
 @cache
 def readings(group, rules):
     """Every reading of a group of cards as one meld: ("book", rank value) or
-    ("run", suit, low, high), straight from RULES.md "Melds"."""
+    ("run", suit, low, high), straight from docs/rules.md, "Books and runs"."""
     naturals = [card for card in group if not card.is_joker]
     jokers = [card for card in group if card.is_joker]
     if len(jokers) > rules.jokers_per_meld or len(jokers) > len(naturals):

@@ -8,10 +8,12 @@ from rules import (
     Card,
     HouseRules,
     hand_problems,
+    held_refusal,
     parse_cards,
     parse_ranks,
     penalty_points,
     points_possible,
+    points_refusal,
     round_scores,
 )
 from rules.cards import RANKS, SUITS
@@ -134,3 +136,35 @@ def test_round_scores_apply_the_bonuses_in_force(settings, rummy, claims, scores
     penalties = {"ann": 0, "ben": 15, "cat": 40}
     rules = HouseRules(**settings)
     assert round_scores(penalties, rules, rummy=rummy, shanghai_claims=claims) == scores
+
+
+@pytest.mark.parametrize(
+    ("held", "words"),
+    [
+        (11, None),
+        (
+            12,
+            "Ann cannot hold 12 cards: at most 11 in contract 2 "
+            "(the deal plus what May I?s brought).",
+        ),
+    ],
+)
+def test_a_hand_holds_no_more_than_the_deal_and_what_it_took(held, words):
+    assert held_refusal(player="Ann", held=held, most_cards=11, contract=2) == words
+
+
+@pytest.mark.parametrize(
+    ("points", "words"),
+    [
+        (5, None),
+        (0, "Ann did not go out, so they hold at least one card: points above 0."),
+        (-5, "Ann did not go out, so they hold at least one card: points above 0."),
+        (
+            3,
+            "No hand of at most 11 cards is worth 3 points under this table's rules: "
+            "check Ann's points.",
+        ),
+    ],
+)
+def test_points_left_in_hand_are_above_zero_and_possible(points, words):
+    assert points_refusal(player="Ann", points=points, most_cards=11) == words

@@ -1,8 +1,9 @@
-"""May I? (rules/may_i.py): when a player may call it, and why not when they may not."""
+"""What a player may call during a round (rules/turns.py): May I?, a Shanghai claim, going out
+in one turn, and why not when they may not."""
 
 import pytest
 
-from rules import HouseRules, may_i_refusal
+from rules import HouseRules, in_one_turn_refusal, may_i_refusal, shanghai_claim_refusal
 
 
 @pytest.mark.parametrize(
@@ -25,3 +26,18 @@ def test_may_i_is_refused_after_going_down_if_the_rules_say_and_past_the_limit(
     rules = HouseRules(may_i_after_down=after_down)
     refusal = may_i_refusal(rules, player="Ann", went_down=went_down, used=used, limit=limit)
     assert refusal == words
+
+
+def test_a_shanghai_claim_needs_a_meld_on_the_table():
+    assert shanghai_claim_refusal(discarder="Ben", anyone_down=True) is None
+    assert shanghai_claim_refusal(discarder="Ben", anyone_down=False) == (
+        "Nobody has gone down yet, so no meld is on the table to lay Ben's discard on: "
+        "it cannot be a Shanghai."
+    )
+
+
+def test_going_out_in_one_turn_means_not_down_before():
+    assert in_one_turn_refusal(player="Ann", went_down=False) is None
+    assert in_one_turn_refusal(player="Ann", went_down=True) == (
+        "Ann went down earlier this round, so going out now is not in one turn."
+    )
