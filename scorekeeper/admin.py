@@ -34,6 +34,7 @@ class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "invite_code", "created_at"]
     search_fields = ["name", "invite_code"]
     inlines = [inline(models.Membership, autocomplete_fields=["user"])]
+    exclude = ["tv_token"]  # the club night's TV address: not shown, even to staff
 
 
 @admin.register(models.Player)

@@ -65,6 +65,9 @@ class Club(models.Model):
     # What the invite code gives, set by the club's owners: a role, until a moment (or for ever).
     invite_role = models.CharField(max_length=6, choices=Role.invitable(), default=Role.SCORER)
     invite_expires_at = models.DateTimeField(null=True, blank=True)
+    # Opens the club night page (tonight's tables and how the standings moved) to a TV without an
+    # account while set, like a table's TV link; cleared to turn it off.
+    tv_token = models.CharField(max_length=TV_TOKEN_LENGTH, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ClubQuerySet.as_manager()

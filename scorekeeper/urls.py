@@ -15,6 +15,7 @@ from .views import (
     players,
     profiles,
     seasons,
+    tonight,
     tv,
 )
 
@@ -80,6 +81,18 @@ urlpatterns = [
     path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
     path("photos/<int:pk>/reading/", photos.photo_reading, name="photo_reading"),
     path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),
+    path("clubs/<int:pk>/tonight/", tonight.club_tonight, name="club_tonight"),
+    path(
+        "clubs/<int:pk>/tonight/tv-link/",
+        tonight.tonight_tv_link_create,
+        name="tonight_tv_link_create",
+    ),
+    path(
+        "clubs/<int:pk>/tonight/tv-link/revoke/",
+        tonight.tonight_tv_link_revoke,
+        name="tonight_tv_link_revoke",
+    ),
+    path("tonight/<slug:token>/", tonight.tonight_tv, name="tonight_tv"),
     path("seasons/<int:pk>/standings/", seasons.season_standings, name="season_standings"),
     path("seasons/<int:pk>/close/", seasons.season_close, name="season_close"),
     path("seasons/<int:pk>/share/", seasons.season_share, name="season_share"),

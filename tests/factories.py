@@ -252,7 +252,13 @@ def database_state() -> dict:
         ),
         "clubs": list(
             models.Club.objects.order_by("pk").values_list(
-                "pk", "name", "time_zone", "invite_code", "invite_role", "invite_expires_at"
+                "pk",
+                "name",
+                "time_zone",
+                "invite_code",
+                "invite_role",
+                "invite_expires_at",
+                "tv_token",
             )
         ),
         "memberships": list(

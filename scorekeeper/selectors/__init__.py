@@ -1,10 +1,11 @@
 """Every read that spans rows, in a fixed number of queries: the services write, these read.
 
 One module a subject: tables (a table's board, history, photos, checks and who follows it),
-standings (a club's and a season's standings, a player's record), previews (what a deletion
-would remove), score_sheet (the scores as CSV), polling (a screen following a table, answered
-304 cheaply) and charts (the numbers of a chart turned into SVG coordinates). The table reads are
-the ones most pages need, so they are named here too: `selectors.game_board(game)`."""
+standings (a club's and a season's standings, a player's record), tonight (a club night's tables
+and how the standings moved), bgstats (a finished table as a BG Stats play), previews (what a
+deletion would remove), score_sheet (the scores as CSV), polling (a screen following a table,
+answered 304 cheaply) and charts (the numbers of a chart turned into SVG coordinates). The table
+reads are the ones most pages need, so they are named here too: `selectors.game_board(game)`."""
 
 from .tables import (
     Board,

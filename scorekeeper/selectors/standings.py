@@ -3,6 +3,7 @@ runs a fixed number of queries however many tables there are, aggregating the Re
 scorekeeper.ratings keeps (one per player per finished table) in the database."""
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
@@ -90,13 +91,21 @@ class Standings:
         return [(line.player.name, line.wins) for line in self.lines]
 
 
-def _scoped(results, season: Season | None):
-    return results if season is None else results.filter(season=season)
+def _scoped(results, season: Season | None, before: tuple[datetime, int] | None = None):
+    """The results of a season (every season: None), and only those of tables finished before
+    `before` = (finished_at, table id) in game order when it is given."""
+    if season is not None:
+        results = results.filter(season=season)
+    if before is not None:
+        finished_at, game_id = before
+        earlier = Q(finished_at__lt=finished_at) | Q(finished_at=finished_at, game_id__lt=game_id)
+        results = results.filter(earlier)
+    return results
 
 
-def _latest(season: Season | None, column: str) -> Subquery:
+def _latest(season: Season | None, column: str, before=None) -> Subquery:
     """A column of the player's latest result in scope: their rating as it stands."""
-    latest = _scoped(Result.objects.filter(player=OuterRef("pk")), season)
+    latest = _scoped(Result.objects.filter(player=OuterRef("pk")), season, before)
     return Subquery(latest.order_by("-finished_at", "-game_id").values(column)[:1])
 
 
@@ -120,13 +129,19 @@ _AGGREGATES = {
 
 
 def standings_for(
-    *, club: Club, season: Season | None, sort: str = "place", min_games: int = 1
+    *,
+    club: Club,
+    season: Season | None,
+    sort: str = "place",
+    min_games: int = 1,
+    before: tuple[datetime, int] | None = None,
 ) -> Standings:
     """The club's standings for a season (or all time when `season` is None), in two queries:
     players with at least `min_games` finished tables, placed by TIE_BREAK and sorted by
-    `sort` (a key of COLUMNS, `-` first for the other direction)."""
+    `sort` (a key of COLUMNS, `-` first for the other direction). With `before` =
+    (finished_at, table id), the standings as they stood before that table finished."""
     rows = (
-        _scoped(Result.objects.filter(club=club), season)
+        _scoped(Result.objects.filter(club=club), season, before)
         .order_by()
         .values("player")
         .annotate(**{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()})
@@ -135,9 +150,9 @@ def standings_for(
     # The ratings come in a query of their own: beside the aggregates above, the database would
     # group by them and look each one up for every result rather than once per player.
     players = Player.objects.filter(pk__in=figures).annotate(
-        rating=_latest(season, "rating"),
-        sigma=_latest(season, "sigma"),
-        trend=_latest(season, "trend"),
+        rating=_latest(season, "rating", before),
+        sigma=_latest(season, "sigma", before),
+        trend=_latest(season, "trend", before),
     )
     lines = [
         Standing(

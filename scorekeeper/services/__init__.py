@@ -66,7 +66,7 @@ from .roles import RoleRefused, role_require
 from .scores import round_edit, round_score
 from .seasons import game_play_again, season_close, season_share, season_unshare
 from .tables import hand_mark_down, may_i_spend, round_record_went_out, shanghai_record
-from .tv_links import tv_link_create, tv_link_revoke
+from .tv_links import club_tv_link_create, club_tv_link_revoke, tv_link_create, tv_link_revoke
 from .undo import action_undo
 
 __all__ = [
@@ -91,6 +91,8 @@ __all__ = [
     "game_delete",
     "game_play_again",
     "club_set_time_zone",
+    "club_tv_link_create",
+    "club_tv_link_revoke",
     "game_start",
     "hand_mark_down",
     "may_i_spend",

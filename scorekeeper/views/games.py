@@ -19,7 +19,7 @@ from scorekeeper.forms import (
     WentOutForm,
 )
 from scorekeeper.models import Role
-from scorekeeper.selectors import charts, polling
+from scorekeeper.selectors import bgstats, charts, polling
 from scorekeeper.views.access import game_or_404
 from scorekeeper.views.writes import form_refusal
 
@@ -58,6 +58,7 @@ def table_page(
         "etag": polling.table_etag(screen="table", pk=game.pk, version=game.version),
         "tv_link": None if request.htmx else selectors.tv_link_for(game),
         "totals_chart": charts.running_totals_chart(board),
+        "bgstats_url": bgstats.bgstats_url(game, board) if game.finished_at else "",
         **keypad(board),
     }
     template = "game.html#table" if request.htmx else "game.html"

@@ -60,6 +60,75 @@ def test_a_403_is_one_line_and_no_traceback(client, log_lines):
     assert "Traceback" not in line
 
 
+def test_a_409_is_one_line_and_no_traceback(client, log_lines):
+    game = make_game(players=3)
+    client.force_login(game.created_by)
+    seat = game.seats.order_by("position").first()
+    stale = game.version
+    client.post(reverse("may_i", args=[game.pk]), {"version": stale, "seat": seat.pk})
+    response = client.post(reverse("may_i", args=[game.pk]), {"version": stale, "seat": seat.pk})
+    assert response.status_code == 409
+    (line,) = log_lines()
+    assert line == (
+        f"WARNING [{response['X-Request-ID']}] django.request: Conflict: /tables/{game.pk}/may-i/"
+    )
+
+
+# A view that refuses (403) and one that answers a stale screen (409), in a URLconf of the
+# script's own, asked through Django's test client in a process of its own: its stderr is all
+# that the app's logging printed, whichever handlers printed it.
+REFUSALS = """
+import sys, types, django
+django.setup()
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.test import Client, override_settings
+from django.urls import path
+def refused(request):
+    raise PermissionDenied("Only the club's scorers and owners may do that.")
+def stale(request):
+    return HttpResponse("changed on another screen", status=409)
+urls = types.ModuleType("refusal_urls")
+from scorekeeper.urls import urlpatterns as the_apps  # the middleware reverses the login page
+urls.urlpatterns = [path("refused", refused), path("stale", stale), *the_apps]
+sys.modules["refusal_urls"] = urls
+from django.conf import settings
+plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+storages = {**settings.STORAGES, "staticfiles": plain}  # no collected files to look up
+with override_settings(ROOT_URLCONF="refusal_urls", ALLOWED_HOSTS=["t"], STORAGES=storages):
+    assert Client(SERVER_NAME="t").get("/refused").status_code == 403
+    assert Client(SERVER_NAME="t").post("/stale").status_code == 409
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("debug", ["false", "true"])
+def test_a_403_and_a_409_are_printed_once_each_whatever_the_handlers(debug, tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", REFUSALS],
+        cwd=BASE_DIR,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_DEBUG": debug,
+            "DJANGO_SECRET_KEY": "tests-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+            "DJANGO_SECURE_SSL_REDIRECT": "false",
+            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+            "DJANGO_DATA_DIR": str(tmp_path),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    printed = (done.stdout + done.stderr).splitlines()
+    (forbidden,) = [line for line in printed if "/refused" in line]
+    (conflict,) = [line for line in printed if "/stale" in line]
+    request_id = r"WARNING \[[0-9a-f]{16}\] django\.request: "
+    assert re.fullmatch(request_id + r"Forbidden \(Permission denied\): /refused", forbidden)
+    assert re.fullmatch(request_id + "Conflict: /stale", conflict)
+    assert "Traceback" not in done.stderr
+
+
 def test_every_request_has_an_id_of_its_own(client):
     first, second = client.get(reverse("login")), client.get(reverse("login"))
     assert re.fullmatch(r"[0-9a-f]{16}", first["X-Request-ID"])

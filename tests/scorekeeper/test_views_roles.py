@@ -84,6 +84,10 @@ ENDPOINTS = {
     "photo_delete": ("-", "scorer"),
     "photo_reading": ("viewer", "-"),
     "club_standings": ("viewer", "-"),
+    "club_tonight": ("viewer", "-"),
+    "tonight_tv_link_create": ("-", "scorer"),
+    "tonight_tv_link_revoke": ("-", "scorer"),
+    "tonight_tv": ("anyone", "-"),
     "season_standings": ("viewer", "-"),
     "season_close": ("-", "owner"),
     "season_share": ("-", "owner"),
@@ -131,7 +135,8 @@ def test_every_url_pattern_has_a_row():
 @pytest.fixture
 def club_world(media):
     """A club with one member of each role, a table in contract 2 with a photo, a shared season,
-    a TV link and a file refused by the import; and an outsider with an account."""
+    TV links (the table's and the club night's) and a file refused by the import; and an
+    outsider with an account."""
     game = make_game(players=3)
     play_round(game, went_out=0, points=[10, 20])
     game.refresh_from_db()
@@ -142,6 +147,7 @@ def club_world(media):
         Membership.objects.create(club=club, user=people[role.value], role=role)
     season = services.season_share(season=game.season, user=club.owner())
     link = services.tv_link_create(game=game, user=club.owner())
+    club = services.club_tv_link_create(club=club, user=club.owner())
     objects = {
         "clubs": club,
         "tables": game,
@@ -158,6 +164,7 @@ def club_world(media):
     (media / "photos" / "stray.jpg").write_bytes(JPEG)
     taken = services.upload_keep(photo=UploadedPhoto(JPEG, 1, 1), user=people["viewer"]).id
     tokens = {"tv": link.token, "shared": season.share_token, "task": taken}
+    tokens["tonight"] = club.tv_token
     return objects, tokens, people
 
 

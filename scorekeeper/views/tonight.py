@@ -1,0 +1,68 @@
+"""The club night page: tonight's tables and how the standings moved, for the club's members and,
+through the club's TV link, on a TV without an account. Both refresh themselves every 10 s."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from scorekeeper import services
+from scorekeeper.models import Role
+from scorekeeper.selectors import tonight
+
+from .access import club_or_404
+
+
+def _night_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    """The page, or for htmx (its poll) only its `night` partial."""
+    template = "tonight.html#night" if request.htmx else "tonight.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+@login_required
+def club_tonight(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk)
+    return _night_page(request, {"club": club, "tonight": tonight.tonight_for(club=club)})
+
+
+@require_GET
+def tonight_tv(request: HttpRequest, token: str) -> HttpResponse:
+    """The club night on a TV, for anyone holding the club's TV link, until it is turned off:
+    read-only, in big type, kept by no cache and found by no search engine."""
+    club = tonight.club_for_tv(token)
+    if club is None:
+        # Said in words on the TV itself: a screen across the room shows no error console.
+        response = _night_page(request, {"tv": True}, status=404)
+    else:
+        timezone.activate(club.time_zone)  # the club_time_zone middleware puts it back
+        context = {"club": club, "tonight": tonight.tonight_for(club=club), "tv": True}
+        response = _night_page(request, context)
+    patch_cache_control(response, private=True, no_store=True)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _tv_link(request: HttpRequest, club) -> HttpResponse:
+    if not request.htmx:
+        return redirect(f"{reverse('club_tonight', args=[club.pk])}#tv-link")
+    return render(request, "tonight.html#tv_link", {"club": club})
+
+
+@require_POST
+@login_required
+def tonight_tv_link_create(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk, role=Role.SCORER)
+    services.club_tv_link_create(club=club, user=request.user)
+    return _tv_link(request, club)
+
+
+@require_POST
+@login_required
+def tonight_tv_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk, role=Role.SCORER)
+    services.club_tv_link_revoke(club=club, user=request.user)
+    return _tv_link(request, club)
