@@ -9,9 +9,10 @@ import json
 from datetime import UTC
 from urllib.parse import quote
 
+import rules
 from scorekeeper.models import Game
 
-from .tables import Board, dealer_position
+from .tables import Board
 
 SOURCE_NAME = "Shanghai Scorekeeper"
 # The app's own scheme, which opens BG Stats on iOS and Android alike; the documented
@@ -33,7 +34,8 @@ def bgstats_play(game: Game, board: Board) -> dict:
     dealer. The play's date is when the table started, in UTC, as BG Stats reads it."""
     if game.finished_at is None:
         raise ValueError("Only a finished table is a play for BG Stats.")
-    starts = (dealer_position(game, 1, len(board.lines)) + 1) % len(board.lines)
+    players = len(board.lines)
+    starts = rules.first_player_seat(rules.dealer_seat(game.first_dealer, 1, players), players)
     return {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": str(game.pk),
