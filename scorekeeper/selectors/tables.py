@@ -30,12 +30,24 @@ def standings_recounting(club: Club) -> bool:
     return Recount.objects.filter(club_id=club.pk).exists()
 
 
+@dataclass(frozen=True)
+class ScoreCell:
+    """A seat's score for one finished contract, and what it tells: whether the seat went out
+    (in one turn or not) and how many discards it claimed with a Shanghai."""
+
+    points: int | None
+    went_out: bool = False
+    rummy: bool = False
+    shanghai_claims: int = 0
+
+
 @dataclass
 class SeatLine:
     """One player's line on the scoreboard and round screen."""
 
     seat: Seat
     points: list[int | None] = field(default_factory=list)
+    cells: list[ScoreCell] = field(default_factory=list)  # the points above, with their story
     total: int = 0
     place: int = 0
     rounds_won: int = 0
@@ -145,9 +157,18 @@ def game_board(game: Game) -> Board:
             hand = hands.get(seat_id)
             line.may_i_used += hand.may_i_used if hand else 0
             if round_.finished_at:
+                went_out = round_.went_out_id == seat_id
                 line.points.append(scores.get(seat_id))
+                line.cells.append(
+                    ScoreCell(
+                        points=scores.get(seat_id),
+                        went_out=went_out,
+                        rummy=went_out and round_.rummy,
+                        shanghai_claims=claims.get(round_.pk, {}).get(seat_id, 0),
+                    )
+                )
                 line.total += scores.get(seat_id, 0)
-                line.rounds_won += round_.went_out_id == seat_id
+                line.rounds_won += went_out
             elif round_ is current:
                 line.hand = hand
 

@@ -89,6 +89,62 @@ def test_calls_and_melds_of_an_earlier_round_are_not_this_rounds(client, member,
     assert "Shanghai call" not in row_of(body, ben)
 
 
+def scoreboard_cells(body: str, player) -> list[str]:
+    """The scoreboard's cells of one player's row, each contract's, as text."""
+    board = body[body.rindex("<table", 0, body.index('aria-label="Scoreboard"') + 400) :]
+    row = board[board.index(f"<td>{player}</td>") :]
+    row = row[: row.index("</tr>")]
+    return [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)[1:-2]]
+
+
+def story_of_two_contracts(game):
+    """Contract 1: Ben claims Ann's discard twice, then Ann goes out. Contract 2: Cleo goes out
+    in one turn."""
+    ann, ben, cleo, dev = seats(game)
+    act(services.hand_mark_down, game, seat=cleo)
+    act(services.shanghai_record, game, seat=ben, discarder=ann)
+    act(services.shanghai_record, game, seat=ben, discarder=ann)
+    play_round(game, went_out=0, points=[40, 10, 30])
+    act(services.round_record_went_out, game, seat=cleo, rummy=True)
+    entries = {seat.pk: rules.HandEntry(points=5) for seat in (ann, ben, dev)}
+    act(services.round_score, game, entries=entries)
+    return ann, ben, cleo, dev
+
+
+def test_the_scoreboard_marks_who_went_out_and_the_shanghai_claims(client, member, game):
+    ann, ben, cleo, dev = story_of_two_contracts(game)
+    body = text_of(client.get(game.get_absolute_url()))
+    # The mark is a picture for the eye; a screen reader hears the words after the points.
+    assert scoreboard_cells(body, ann.player) == ["0 ★, went out", "5"]
+    assert scoreboard_cells(body, ben.player) == ["40 S×2, 2 Shanghai claims", "5"]
+    assert scoreboard_cells(body, cleo.player) == ["10", "0 ★, went out in one turn"]
+    assert scoreboard_cells(body, dev.player) == ["30", "5"]
+    assert body.count('<span class="mark out" aria-hidden="true">★</span>') == 2
+    assert 'class="score-legend muted"' in body
+
+
+def test_a_table_with_nothing_scored_shows_no_marks_nor_their_legend(client, member, game):
+    body = text_of(client.get(game.get_absolute_url()))
+    assert "score-legend" not in body
+    assert 'class="mark' not in body
+
+
+def test_the_game_over_scoreboard_and_the_tv_tell_the_story_too(client, member, game):
+    ann, ben, *_ = story_of_two_contracts(game)
+    finish_game(game)
+    body = text_of(client.get(game.get_absolute_url()))
+    assert "Game over" in body
+    assert scoreboard_cells(body, ben.player)[:2] == ["40 S×2, 2 Shanghai claims", "5"]
+    tv = text_of(
+        client.get(services.tv_link_create(game=game, user=game.created_by).get_absolute_url())
+    )
+    assert "<th>C7</th>" in tv
+    assert "0 ★, went out" in re.sub(r"<[^>]+>", "", tv)
+    assert "S×2" in tv
+    # No round is played any more: no May I? column, empty in every row.
+    assert "May I?" not in tv
+
+
 @pytest.mark.parametrize("players,rounds", [(3, 0), (5, 5)])
 def test_table_page_query_count_is_fixed(client, django_assert_num_queries, players, rounds):
     game = make_game(players=players)
