@@ -14,7 +14,7 @@ from django.utils import timezone
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Club, Event, Photo, Result
+from scorekeeper.models import Club, Event, Membership, Photo, Result, Role
 from tests.factories import (
     act,
     finish_game,
@@ -22,9 +22,11 @@ from tests.factories import (
     make_club,
     make_game,
     make_player,
+    make_user,
     play_round,
     record_check,
     run_tasks,
+    score_data,
     seats,
 )
 
@@ -183,6 +185,59 @@ def test_a_stale_tap_names_what_the_other_screen_did(client, member, game):
         in body
     )
     assert 'class="message refusal" role="alert"' in body
+
+
+def test_a_stale_score_save_names_who_saved_which_contract(client, member, game):
+    ben = make_user("ben")
+    Membership.objects.create(club=game.club, user=ben, role=Role.SCORER)
+    act(services.round_record_went_out, game, seat=seats(game)[0])
+    typed = score_data(game)
+    play_round_scores(game, user=ben)
+    response = client.post(reverse("score", args=[game.pk]), typed, headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    body = text_of(response)
+    assert "On another screen a moment ago: ben saved contract 1." in body
+    assert "nothing was saved from your tap" in body
+    assert "Contract 2 of 7" in body
+
+
+def test_a_stale_save_of_ones_own_other_screen_says_you(client, member, game):
+    act(services.round_record_went_out, game, seat=seats(game)[0])
+    typed = score_data(game)
+    play_round_scores(game, user=member)
+    response = client.post(reverse("score", args=[game.pk]), typed)
+    assert response.status_code == 409
+    assert "On another screen a moment ago: you saved contract 1." in text_of(response)
+
+
+def test_a_stale_round_edit_names_who_corrected_which_contract(client, member, game):
+    play_round(game, points=[10, 20, 30])
+    edit = reverse("round_edit", args=[game.pk, 1])
+    page = client.get(edit)
+    stale = page.context["score_form"].initial["version"]
+    ben = make_user("ben")
+    Membership.objects.create(club=game.club, user=ben, role=Role.SCORER)
+    others = seats(game)[1:]
+    game.refresh_from_db()
+    services.round_edit(
+        game=game,
+        version=game.version,
+        round_=game.rounds.get(number=1),
+        entries={seat.pk: rules.HandEntry(points=15) for seat in others},
+        user=ben,
+    )
+    data = {"version": stale, "went_out": seats(game)[0].pk}
+    data |= {f"points_{seat.pk}": 25 for seat in others}
+    response = client.post(edit, data)
+    assert response.status_code == 409
+    assert "On another screen a moment ago: ben corrected contract 1's scores." in text_of(response)
+
+
+def play_round_scores(game, *, user):
+    """Score the round someone went out of, as `user` on another screen."""
+    game.refresh_from_db()
+    entries = {seat.pk: rules.HandEntry(points=10) for seat in seats(game)[1:]}
+    services.round_score(game=game, version=game.version, entries=entries, user=user)
 
 
 # Photos, shown where they were read
