@@ -1,6 +1,7 @@
 """The table's melds, recorded from a legal answer of the checker: a going-down, a lay-off, or a
 Shanghai claim laid onto a meld."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -11,7 +12,7 @@ from scorekeeper.forms import GoingDownForm, LayOffForm
 from scorekeeper.models import Role
 from scorekeeper.views.access import game_in_play_or_404, game_or_404
 from scorekeeper.views.checker import checker_page_refused
-from scorekeeper.views.writes import form_refusal
+from scorekeeper.views.writes import form_refusal, saved_message
 
 
 @require_POST
@@ -23,9 +24,10 @@ def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return checker_page_refused(request, game, form_refusal(form))
     try:
-        services.melds_record(game=game, **form.cleaned_data, user=request.user)
+        event = services.melds_record(game=game, **form.cleaned_data, user=request.user)
     except services.ActionRefused as refusal:
         return checker_page_refused(request, game, refusal)
+    messages.success(request, saved_message(event))
     return redirect("table_check", pk=game.pk)
 
 
@@ -41,11 +43,12 @@ def lay_off(request: HttpRequest, pk: int) -> HttpResponse:
     played = {"game": game, "version": data["version"], "seat": data["seat"], "meld": data["meld"]}
     try:
         if data["discarder"] is None:
-            services.meld_lay_off(**played, cards=data["melds"], user=request.user)
+            event = services.meld_lay_off(**played, cards=data["melds"], user=request.user)
         else:
-            services.shanghai_claim_onto(
+            event = services.shanghai_claim_onto(
                 **played, discarder=data["discarder"], card=data["melds"][0], user=request.user
             )
     except services.ActionRefused as refusal:
         return checker_page_refused(request, game, refusal)
+    messages.success(request, saved_message(event))
     return redirect("table_check", pk=game.pk)

@@ -115,6 +115,27 @@ def test_a_stale_screen_gets_409_the_fresh_state_and_changes_nothing(client, mem
     assert not Hand.objects.get(seat=seat).went_down
 
 
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "page"])
+def test_a_going_down_and_a_shanghai_claim_say_they_were_saved(client, member, game, htmx):
+    ann, ben, *_ = list(game.seats.order_by("position"))
+    response = post(client, "went_down", game, htmx=htmx, seat=ann.pk)
+    saved = f"Saved: {ann.player} went down."
+    page = response if htmx else client.get(response["Location"])
+    assert saved in text_of(page)
+    game.refresh_from_db()
+    response = post(client, "shanghai", game, htmx=htmx, seat=ben.pk, discarder=ann.pk)
+    page = response if htmx else client.get(response["Location"])
+    body = text_of(page)
+    assert f"Saved: {ben.player} claimed {ann.player}'s discard: Shanghai!" in body
+    assert saved not in body
+    assert 'role="status"' in body
+
+
+def test_a_may_i_says_nothing_more_than_the_undo_bar(client, member, game):
+    response = post(client, "may_i", game, htmx=True, seat=first_seat(game).pk)
+    assert "Saved:" not in text_of(response)
+
+
 def test_a_seat_of_another_table_is_refused(client, member, game):
     other = make_game(game.club)
     response = post(client, "may_i", game, htmx=True, seat=first_seat(other).pk)
@@ -184,6 +205,8 @@ def test_round_edit_page_and_save(client, member, game):
     )
     assert response.status_code == 302
     assert Hand.objects.get(round__number=1, seat=seats[1]).points == 15
+    table = text_of(client.get(response["Location"]))
+    assert f"Saved: Contract 1 scores edited: {seats[1].player} 10 → 15." in table
     assert client.get(reverse("round_edit", args=[game.pk, 2])).status_code == 404
 
 
