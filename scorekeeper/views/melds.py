@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from scorekeeper import services
 from scorekeeper.forms import GoingDownForm, LayOffForm
-from scorekeeper.models import Role
+from scorekeeper.models import Event, Role
 from scorekeeper.views.access import game_in_play_or_404, game_or_404
 from scorekeeper.views.checker import checker_page_refused
 from scorekeeper.views.writes import form_refusal, saved_message
@@ -18,7 +18,8 @@ from scorekeeper.views.writes import form_refusal, saved_message
 @require_POST
 @login_required
 def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
-    """Lay the checked melds on the table as the seat's going down."""
+    """Lay the checked melds on the table as the seat's going down. One that went out (a
+    no-discard contract's) ends the round: back to the table, to enter the scores."""
     game = game_or_404(request, pk, role=Role.SCORER)
     form = GoingDownForm(request.POST, game=game)
     if not form.is_valid():
@@ -28,6 +29,8 @@ def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
     except services.ActionRefused as refusal:
         return checker_page_refused(request, game, refusal)
     messages.success(request, saved_message(event))
+    if event.kind == Event.Kind.WENT_OUT:
+        return redirect(game)
     return redirect("table_check", pk=game.pk)
 
 
