@@ -22,7 +22,14 @@ from .lay_off import check_lay_off, shanghai_targets
 from .may_i import may_i_refusal
 from .melds import Meld, Verdict, check_meld
 from .questions import Answer, Question, answer_question, meld_sentence, most_cards_asked
-from .scoring import HandEntry, hand_problems, penalty_points, points_possible, round_scores
+from .scoring import (
+    HandEntry,
+    down_after_correction,
+    hand_problems,
+    penalty_points,
+    points_possible,
+    round_scores,
+)
 from .settings import MAX_CARDS_HELD, MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS
 from .summary import rules_summary
 
@@ -55,6 +62,7 @@ __all__ = [
     "check_lay_off",
     "check_meld",
     "dealer_seat",
+    "down_after_correction",
     "find_going_down",
     "first_player_seat",
     "format_cards",
