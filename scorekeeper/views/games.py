@@ -18,6 +18,7 @@ from scorekeeper.forms import (
     ShanghaiForm,
     VersionedForm,
     WentOutForm,
+    row_id,
 )
 from scorekeeper.models import Role
 from scorekeeper.selectors import charts, polling
@@ -250,6 +251,8 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "round": round_,
         "score_form": form,
         "score_rows": form.rows(board.lines),
+        # The hand that does not count: whoever the form says went out scores 0.
+        "not_counted": row_id(form["went_out"].value()),
         "message": message,
         **keypad(board),
     }

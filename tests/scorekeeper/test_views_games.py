@@ -269,6 +269,37 @@ def test_a_round_edit_can_change_who_went_out(client, member, game):
     assert points == {seats[0].pk: 10, seats[1].pk: 0, seats[2].pk: 20, seats[3].pk: 30}
 
 
+def hand_rows(body: str) -> dict[str, str]:
+    """The score rows of a page, by seat id."""
+    rows = body.split('<fieldset class="hand-entry')[1:]
+    return {row.split('data-seat="')[1].split('"')[0]: row for row in rows}
+
+
+def test_the_round_edit_greys_out_the_hand_of_whoever_went_out(client, member, game):
+    play_round(game, points=[10, 20, 30])
+    ann, ben, *_ = list(game.seats.order_by("position"))
+    edit = reverse("round_edit", args=[game.pk, 1])
+    body = text_of(client.get(edit))
+    assert 'src="/static/js/round_edit.js"' in body
+    rows = hand_rows(body)
+    assert rows[str(ann.pk)].startswith(' not-counted"')
+    assert f"{ann.player} went out: this hand scores 0 and is not counted." in rows[str(ann.pk)]
+    assert [seat for seat, row in rows.items() if row.startswith(' not-counted"')] == [str(ann.pk)]
+
+    # Corrected to Ben, but Ann's hand is missing: the page comes back with Ben's row greyed.
+    game.refresh_from_db()
+    response = client.post(edit, {"version": game.version, "went_out": ben.pk})
+    assert response.status_code == 200
+    rows = hand_rows(text_of(response))
+    assert [seat for seat, row in rows.items() if row.startswith(' not-counted"')] == [str(ben.pk)]
+
+
+def test_score_entry_greys_out_nothing(client, member, scoring):
+    body = text_of(client.get(scoring.get_absolute_url()))
+    assert "not-counted" not in body
+    assert "round_edit.js" not in body
+
+
 def test_out_in_one_turn_is_offered_only_under_the_rummy_bonus(client, member, game):
     assert "Out in one turn" not in client.get(game.get_absolute_url()).content.decode()
 
