@@ -480,3 +480,23 @@ def test_the_standalone_checker_says_contract_7s_going_down_goes_out(client, mem
     body = text_of(response)
     assert "✔ You can go out" in body
     assert "Contract 7 has no discard" in body
+
+
+def test_the_shanghai_claim_form_never_starts_with_a_player_claiming_their_own_discard(
+    client, member, game
+):
+    ann, ben, cleo = seats(game)
+    go_down(game, ann, "8H 8S 8D | KC KD KS")
+    body = text_of(client.post(url("table_check", game), {"question": "shanghai", "cards": "KH"}))
+    claim = body[
+        body.index("Record the Shanghai claim") - 2000 : body.index("Record the Shanghai claim")
+    ]
+
+    def chosen(menu):
+        options = claim.split(f'<select name="{menu}">')[1].split("</select>")[0]
+        marked = [option for option in options.split("<option")[1:] if " selected" in option]
+        first = options.split("<option")[1]
+        return (marked or [first])[0].split('value="')[1].split('"')[0]
+
+    assert chosen("seat") == str(ann.pk)
+    assert chosen("discarder") == str(ben.pk)

@@ -445,6 +445,15 @@ def test_a_player_page_shows_dates_in_the_clubs_time_zone(client, member, game):
     assert "5 Mar" not in body
 
 
+def test_the_player_pages_tables_scroll_in_boxes_of_their_own(client, member, game):
+    finish_game(game)
+    body = text_of(client.get(seats(game)[0].player.get_absolute_url()))
+    for name in ["Head to head", "Points left per contract", "Last games"]:
+        assert f'<div class="table-scroll" tabindex="0" role="region" aria-label="{name}">' in body
+    # The heading no longer holds the player's name, however long: the line under it does.
+    assert "<th>Ahead</th>" in body
+
+
 # What a screen reader hears
 
 

@@ -1,5 +1,6 @@
 import dataclasses
 import html
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -113,6 +114,45 @@ def test_standings_sort_by_a_column_both_ways_and_state_the_tie_break(client, ta
     assert 'aria-sort="descending"' in client.get(url, {"sort": "-average"}).content.decode()
     # An unknown column sorts by place; nothing breaks.
     assert names(client.get(url, {"sort": "password"})) == ["Ann", "Ben", "Cat", "Dan"]
+
+
+def headings(page: str, hidden: bool) -> list[str]:
+    """The standings' column headings shown at once (hidden False) or only on asking."""
+    found = re.findall(r'<th scope="col"( class="extra")?[^>]*><a [^>]*>([^<]+)</a>', page)
+    return [label for extra, label in found if bool(extra) == hidden]
+
+
+def test_standings_show_the_main_columns_and_the_rest_on_asking(client, table):
+    client.force_login(table.created_by)
+    url = reverse("club_standings", args=[table.club.pk])
+    page = text(client.get(url))
+    assert headings(page, hidden=False) == [
+        "Place",
+        "Player",
+        "Games",
+        "Wins",
+        "Win rate",
+        "Average final total",
+        "Rating",
+    ]
+    assert headings(page, hidden=True) == [
+        "Points per round",
+        "Best game",
+        "Rounds won",
+        "Shanghai claims",
+        "May I?s used",
+    ]
+    row = page.split("<tbody>")[1].split("</tr>")[0]
+    assert row.count('<td class="extra">') == 5
+    # One tap away: a switch outside the fragment a sort replaces, off until asked.
+    assert '<input type="checkbox" id="more-columns" role="switch">' in page
+    assert 'id="more-columns"' not in text(client.get(url, headers={"HX-Request": "true"}))
+
+
+def test_standings_sorted_by_a_column_shown_on_asking_show_it(client, table):
+    client.force_login(table.created_by)
+    page = text(client.get(reverse("club_standings", args=[table.club.pk]), {"sort": "-best"}))
+    assert '<input type="checkbox" id="more-columns" role="switch" checked>' in page
 
 
 def test_the_minimum_games_filter_keeps_a_lucky_single_game_off_the_top(client, table):
