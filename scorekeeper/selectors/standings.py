@@ -9,6 +9,10 @@ from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
 
 from scorekeeper.models import Club, Player, Result, Round, Season, Seat
 
+# Until a player has finished this many tables their rating says little (it starts low, below
+# zero, and climbs as it grows surer): the standings say "new" instead.
+RATED_AFTER_TABLES = 5
+
 TIE_BREAK = (
     "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "
     "average final total, then by more games; players equal on all three share a place."
@@ -57,6 +61,11 @@ class Standing:
     sigma: float
     trend: float
     place: int = 0
+    tables: int = 0  # every table the rating shown counts, in any season
+
+    @property
+    def rated(self) -> bool:
+        return self.tables >= RATED_AFTER_TABLES
 
     @property
     def name(self) -> str:
@@ -83,6 +92,7 @@ class Standings:
     min_games: int
     hidden: int
     tie_break: str = TIE_BREAK
+    rated_after: int = RATED_AFTER_TABLES
 
     @property
     def wins_series(self) -> list[tuple[str, int]]:
@@ -98,6 +108,17 @@ def _latest(season: Season | None, column: str) -> Subquery:
     """A column of the player's latest result in scope: their rating as it stands."""
     latest = _scoped(Result.objects.filter(player=OuterRef("pk")), season)
     return Subquery(latest.order_by("-finished_at", "-game_id").values(column)[:1])
+
+
+def _tables_rated(season: Season | None) -> Subquery:
+    """How many tables the player's rating in scope counts: all they finished, in any season,
+    up to their latest in scope."""
+    tables = Result.objects.filter(player=OuterRef("pk"))
+    if season is not None:
+        latest = Result.objects.filter(player=OuterRef(OuterRef("pk")), season=season)
+        latest = latest.order_by("-finished_at", "-game_id").values("finished_at")[:1]
+        tables = tables.filter(finished_at__lte=Subquery(latest))
+    return Subquery(tables.order_by().values("player").annotate(count=Count("pk")).values("count"))
 
 
 def sort_key(sort: str):
@@ -138,6 +159,7 @@ def standings_for(
         rating=_latest(season, "rating"),
         sigma=_latest(season, "sigma"),
         trend=_latest(season, "trend"),
+        tables=_tables_rated(season),
     )
     lines = [
         Standing(
@@ -145,6 +167,7 @@ def standings_for(
             rating=player.rating,
             sigma=player.sigma,
             trend=player.trend,
+            tables=player.tables,
             **figures[player.pk],
         )
         for player in players
