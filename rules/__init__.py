@@ -23,6 +23,7 @@ from .melds import Meld, Verdict, check_meld
 from .questions import Answer, Question, answer_question, meld_sentence, most_cards_asked
 from .scoring import (
     HandEntry,
+    down_after_correction,
     hand_problems,
     held_refusal,
     penalty_points,
@@ -63,6 +64,7 @@ __all__ = [
     "check_lay_off",
     "check_meld",
     "dealer_seat",
+    "down_after_correction",
     "find_going_down",
     "first_player_seat",
     "format_cards",

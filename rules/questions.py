@@ -37,7 +37,8 @@ class Answer:
     """The checker's answer, whatever the question: verdict, reasons, arrangement, targets.
 
     `gave_up`: the search ran out of steps. Not ok, it is neither yes nor no; ok, the
-    going-down shown is legal but may not be the best.
+    going-down shown is legal but may not be the best. `goes_out`: the going-down found ends
+    the round, as in a no-discard contract, where going down uses the whole hand.
     """
 
     ok: bool
@@ -46,6 +47,7 @@ class Answer:
     leftover: list[Card] = field(default_factory=list)
     targets: list[int] = field(default_factory=list)
     gave_up: bool = False
+    goes_out: bool = False
 
     @property
     def text(self) -> str:
@@ -108,12 +110,24 @@ def answer_question(
     if verdict.ok and (not reasons or verdict.gave_up):
         # A going-down found before the steps ran out is shown, then what is not known.
         reasons = [meld_sentence(meld) for meld in verdict.melds] + reasons
+    # A legal going-down of a no-discard contract holds the whole hand: it is going out.
+    goes_out = (
+        verdict.ok
+        and question in (Question.GOING_DOWN, Question.HINT)
+        and rules.contract(contract).no_discard
+    )
+    if goes_out:
+        reasons.append(
+            f"Contract {contract} has no discard: going down uses the whole hand, so this hand "
+            "goes out."
+        )
     return Answer(
         ok=verdict.ok,
         reasons=reasons,
         melds=list(verdict.melds),
         leftover=list(getattr(verdict, "leftover", []) or []),
         gave_up=verdict.gave_up,
+        goes_out=goes_out,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from .cards import JOKER, Card, card_problems
@@ -43,6 +44,23 @@ def round_scores[K: Hashable](
         player: points * factor - rules.shanghai_bonus * claims.get(player, 0)
         for player, points in penalties.items()
     }
+
+
+def down_after_correction[K: Hashable](
+    down: AbstractSet[K], *, was_out: K, went_out: K, went_down_first: bool
+) -> set[K]:
+    """Who is down at the end of a round once who went out is corrected from `was_out` to
+    `went_out`.
+
+    Going out is going down, so whoever went out is down. Whoever no longer went out stays down
+    only if they went down before they went out (`went_down_first`); their going out alone put
+    them down, and that is taken back with it. Everyone else stays as they were.
+    """
+    corrected = set(down)
+    if was_out != went_out and not went_down_first:
+        corrected.discard(was_out)
+    corrected.add(went_out)
+    return corrected
 
 
 def points_possible(points: int, most_cards: int, rules: HouseRules = DEFAULT_RULES) -> bool:

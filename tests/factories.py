@@ -1,6 +1,7 @@
 """Small builders of test data, made in code (no fixtures files), and the few readers the app's
 tests share: a snapshot of every row a view could write, and what a refusal must look like."""
 
+import dataclasses
 import html
 from itertools import count
 from pathlib import Path
@@ -339,12 +340,14 @@ def act(service, game: Game, **kwargs):
 def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
     """A club with five players and three tables: one in play (May I?s, one of them taken back,
     melds and Shanghai calls on the table, a TV link), one whose round is being scored, one
-    finished. Returns each page type's URL."""
+    finished (a Shanghai claim in its first contract), and four short tables finished (one
+    contract each), so that every player is rated. Returns each page type's URL."""
     club = make_club(user, name=club)
     seated = [make_player(club, name) for name in players]
+    profile = club.profiles.get()
 
-    def start():
-        return make_game(club, seated, user=user)
+    def start(rules_profile=profile):
+        return make_game(club, seated, user=user, profile=rules_profile)
 
     playing = start()
     ann, ben, cleo, dev, eve = seats(playing)
@@ -362,10 +365,33 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
     act(services.round_record_went_out, scoring, seat=seats(scoring)[2])
 
     finished = start()
+    first, second, *_ = seats(finished)
+    act(services.hand_mark_down, finished, seat=first)
+    act(services.shanghai_record, finished, seat=second, discarder=first)
     for number in range(7):
         play_round(finished, went_out=number % 5, points=[5, 10, 15, 20])
     kept_photo(playing, content=PHOTO.read_bytes(), seat=ben)
-    profile = club.profiles.first()
+
+    seed = profile.house_rules
+    short = services.profile_save(
+        club=club,
+        user=user,
+        name="One contract",
+        house_rules=dataclasses.replace(
+            seed, contracts=seed.contracts[:1], cards_dealt=seed.cards_dealt[:1]
+        ),
+    )
+    for number in range(4):
+        play_round(start(short), went_out=number % 5, points=[40, 5, 25, 60])
+    season = club.seasons.get()
+    services.season_share(season=season, user=user)
+    # What an import's page says once a worker has imported a file (into another club).
+    imported = models.ClubImport.objects.create(
+        club=make_club(user, name=f"{club.name}, imported"),
+        created_by=user,
+        status=models.ImportStatus.IMPORTED,
+        counts={"player": 5, "season": 1, "game": 7},
+    )
     return {
         "home": "/",
         "club": club.get_absolute_url(),
@@ -384,4 +410,21 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
         "rules summary": reverse("rules_summary", args=[profile.pk]),
         "profile form": reverse("profile_edit", args=[profile.pk]),
         "account": reverse("account"),
+        "standings": reverse("club_standings", args=[club.pk]),
+        # Sorted by one of the columns shown on asking: every column is shown.
+        "standings, every column": f"{reverse('club_standings', args=[club.pk])}?sort=-best",
+        "season standings": season.get_absolute_url(),
+        "shared standings": reverse("shared_standings", args=[season.share_token]),
+        "player": seated[0].get_absolute_url(),
+        "members": reverse("members", args=[club.pk]),
+        "new club": reverse("club_new"),
+        "club import": reverse("club_import", args=[club.pk]),
+        "new profile": reverse("profile_new", args=[club.pk]),
+        "player deletion": reverse("player_delete", args=[seated[0].pk]),
+        "profile deletion": reverse("profile_delete", args=[short.pk]),
+        "season deletion": reverse("season_delete", args=[season.pk]),
+        "password change": reverse("password_change"),
+        "password changed": reverse("password_change_done"),
+        "club import done": imported.get_absolute_url(),
+        "tv at game over": services.tv_link_create(game=finished, user=user).get_absolute_url(),
     }

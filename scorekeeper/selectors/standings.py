@@ -10,6 +10,10 @@ from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
 
 from scorekeeper.models import Club, Player, Result, Round, Season, Seat
 
+# Until a player has finished this many tables their rating says little (it starts low, below
+# zero, and climbs as it grows surer): the standings say "new" instead.
+RATED_AFTER_TABLES = 5
+
 TIE_BREAK = (
     "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "
     "average final total, then by more games; players equal on all three share a place."
@@ -58,6 +62,11 @@ class Standing:
     sigma: float
     trend: float
     place: int = 0
+    tables: int = 0  # every table the rating shown counts, in any season
+
+    @property
+    def rated(self) -> bool:
+        return self.tables >= RATED_AFTER_TABLES
 
     @property
     def name(self) -> str:
@@ -84,6 +93,7 @@ class Standings:
     min_games: int
     hidden: int
     tie_break: str = TIE_BREAK
+    rated_after: int = RATED_AFTER_TABLES
 
     @property
     def wins_series(self) -> list[tuple[str, int]]:
@@ -107,6 +117,17 @@ def _latest(season: Season | None, column: str, before=None) -> Subquery:
     """A column of the player's latest result in scope: their rating as it stands."""
     latest = _scoped(Result.objects.filter(player=OuterRef("pk")), season, before)
     return Subquery(latest.order_by("-finished_at", "-game_id").values(column)[:1])
+
+
+def _tables_rated(season: Season | None, before=None) -> Subquery:
+    """How many tables the player's rating in scope counts: all they finished, in any season,
+    up to their latest in scope."""
+    tables = _scoped(Result.objects.filter(player=OuterRef("pk")), None, before)
+    if season is not None:
+        latest = _scoped(Result.objects.filter(player=OuterRef(OuterRef("pk"))), season, before)
+        latest = latest.order_by("-finished_at", "-game_id").values("finished_at")[:1]
+        tables = tables.filter(finished_at__lte=Subquery(latest))
+    return Subquery(tables.order_by().values("player").annotate(count=Count("pk")).values("count"))
 
 
 def sort_key(sort: str):
@@ -153,6 +174,7 @@ def standings_for(
         rating=_latest(season, "rating", before),
         sigma=_latest(season, "sigma", before),
         trend=_latest(season, "trend", before),
+        tables=_tables_rated(season, before),
     )
     lines = [
         Standing(
@@ -160,6 +182,7 @@ def standings_for(
             rating=player.rating,
             sigma=player.sigma,
             trend=player.trend,
+            tables=player.tables,
             **figures[player.pk],
         )
         for player in players

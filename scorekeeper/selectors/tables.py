@@ -30,12 +30,24 @@ def standings_recounting(club: Club) -> bool:
     return Recount.objects.filter(club_id=club.pk).exists()
 
 
+@dataclass(frozen=True)
+class ScoreCell:
+    """A seat's score for one finished contract, and what it tells: whether the seat went out
+    (in one turn or not) and how many discards it claimed with a Shanghai."""
+
+    points: int | None
+    went_out: bool = False
+    rummy: bool = False
+    shanghai_claims: int = 0
+
+
 @dataclass
 class SeatLine:
     """One player's line on the scoreboard and round screen."""
 
     seat: Seat
     points: list[int | None] = field(default_factory=list)
+    cells: list[ScoreCell] = field(default_factory=list)  # the points above, with their story
     total: int = 0
     place: int = 0
     rounds_won: int = 0
@@ -145,9 +157,18 @@ def game_board(game: Game) -> Board:
             hand = hands.get(seat_id)
             line.may_i_used += hand.may_i_used if hand else 0
             if round_.finished_at:
+                went_out = round_.went_out_id == seat_id
                 line.points.append(scores.get(seat_id))
+                line.cells.append(
+                    ScoreCell(
+                        points=scores.get(seat_id),
+                        went_out=went_out,
+                        rummy=went_out and round_.rummy,
+                        shanghai_claims=claims.get(round_.pk, {}).get(seat_id, 0),
+                    )
+                )
                 line.total += scores.get(seat_id, 0)
-                line.rounds_won += round_.went_out_id == seat_id
+                line.rounds_won += went_out
             elif round_ is current:
                 line.hand = hand
 
@@ -297,15 +318,32 @@ def tv_link_for(game: Game) -> TableLink | None:
     return TableLink.objects.filter(game=game).first()
 
 
-def changes_since(game: Game, version: int, *, most: int = 3) -> list[str]:
+def changes_since(game: Game, version: int, *, user=None, most: int = 3) -> list[str]:
     """What other screens did to the table since it was at `version`, newest first: every write
-    moves the version on by one and leaves one event in the history."""
+    moves the version on by one and leaves one event in the history. A score save or edit says
+    who made it and which contract ("Ben saved contract 3"), `user` being "you"; a tap says
+    what the history says ("Ann went down")."""
     current = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
     behind = min((current or 0) - version, most)
     if behind <= 0:
         return []
-    events = game.events.order_by("-pk")[:behind]
-    return [event.description for event in events]
+    events = game.events.select_related("round", "created_by").order_by("-pk")[:behind]
+    return [_change(event, user) for event in events]
+
+
+def _change(event: Event, user) -> str:
+    """One change made on another screen, in a few words."""
+    saves = {
+        Event.Kind.ROUND_SCORED: "saved contract {number}",
+        Event.Kind.SCORE_EDITED: "corrected contract {number}'s scores",
+    }
+    if event.kind not in saves or event.round is None:
+        return event.description
+    if user is not None and event.created_by_id == user.pk:
+        who = "you"
+    else:
+        who = event.created_by.get_username() if event.created_by else "someone"
+    return f"{who} {saves[event.kind].format(number=event.round.number)}"
 
 
 def other_browsers(*, user, session_key: str) -> int:

@@ -121,6 +121,13 @@ def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Rou
     return round_
 
 
+def _went_down_first(round_: Round, seat_id: int) -> bool:
+    """Whether the seat went down in the round before it went out (a going-down not taken back,
+    not the one going out made)."""
+    events = round_.events.filter(kind=Event.Kind.WENT_DOWN, seat_id=seat_id)
+    return events.filter(undone_by__isnull=True).exists()
+
+
 @table_write
 def round_edit(
     *,
@@ -140,13 +147,19 @@ def round_edit(
     before = round_hands(
         round_, {hand.seat_id: (hand.cards, hand.points) for hand in hands}, down=down
     )
+    was_out = round_.went_out_id
     if went_out is not None:
         round_.went_out = went_out
     if rummy is not None:
         round_.rummy = rummy
     scored = _hands_apply(round_, hands, _claims(round_), entries, game.house_rules)
-    # Whoever went out went down, by going out if not before.
-    after = round_hands(round_, scored, down=down | {round_.went_out_id})
+    down = rules.down_after_correction(
+        down,
+        was_out=was_out,
+        went_out=round_.went_out_id,
+        went_down_first=was_out != round_.went_out_id and _went_down_first(round_, was_out),
+    )
+    after = round_hands(round_, scored, down=down)
     if before == after:
         raise ActionRefused("Nothing changed, so nothing was saved.")
     for hand in hands:

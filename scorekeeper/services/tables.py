@@ -37,7 +37,7 @@ def table_write(service):
                 ).update(version=F("version") + 1)
                 if not claimed:
                     role_require(club=game.club_id, user=user, role=Role.SCORER)
-                    raise StaleState(selectors.changes_since(game, version))
+                    raise StaleState(selectors.changes_since(game, version, user=user))
                 game.version = version + 1
                 return service(game=game, user=user, **kwargs)
         except Exception:

@@ -25,6 +25,8 @@ VERDICTS = {
 # The engine ran out of steps before it could tell (rules/going_down/budget.py): neither a yes
 # nor a no, and the reasons say what to ask instead.
 GAVE_UP = "⚠ Too many possibilities"
+# A going-down that uses the whole hand, in a no-discard contract: it ends the round.
+GOES_OUT = "✔ You can go out"
 
 
 # The most questions a member asks the checker, and photos a member takes, in a minute: well
@@ -41,7 +43,10 @@ def checker_page(request, context, *, status=200):
     answer = context.get("answer")
     if answer is not None:
         yes, no = VERDICTS[context["form"].cleaned_data["question"]]
-        context["verdict"] = yes if answer.ok else GAVE_UP if answer.gave_up else no
+        if answer.goes_out:
+            context["verdict"] = GOES_OUT
+        else:
+            context["verdict"] = yes if answer.ok else GAVE_UP if answer.gave_up else no
     return render(request, template, context, status=status)
 
 
@@ -140,8 +145,8 @@ def _record_offer(question, answer, typed, target, melds):
         return {
             "url": "melds_record",
             "melds": " | ".join(rules.format_cards(meld.cards) for meld in answer.melds),
-            "who": "Record as going down for",
-            "label": "Record the going-down",
+            "who": "Record as going out for" if answer.goes_out else "Record as going down for",
+            "label": "Record going out" if answer.goes_out else "Record the going-down",
         }
     if question == rules.Question.LAY_OFF:
         return {

@@ -73,7 +73,7 @@ def _club_page(
         "profiles": club.profiles.all(),
         "games": standings.club_tables(club=club, page=request.GET.get("page")),
         "player_form": player_form or PlayerForm(),
-        "season_form": season_form or SeasonForm(),
+        "season_form": season_form or SeasonForm(initial={"starts_on": club.today()}),
         "time_zone_form": time_zone_form or TimeZoneForm(initial={"time_zone": club.time_zone}),
         "recounting": selectors.standings_recounting(club),
     }

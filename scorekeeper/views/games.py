@@ -2,6 +2,7 @@
 
 import json
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,11 +18,12 @@ from scorekeeper.forms import (
     ShanghaiForm,
     VersionedForm,
     WentOutForm,
+    row_id,
 )
 from scorekeeper.models import Role
 from scorekeeper.selectors import bgstats, charts, polling
 from scorekeeper.views.access import game_or_404
-from scorekeeper.views.writes import form_refusal
+from scorekeeper.views.writes import form_refusal, saved_message
 
 
 def table_page(
@@ -71,9 +73,13 @@ def keypad(board):
     return {"ranks": list(points), "points_json": json.dumps(points)}
 
 
-def _after_write(request, game):
+def _after_write(request, game, *, saved: str = ""):
+    """The table after a tap: for htmx its fragment, else the page again. `saved`, if given, is
+    said on it (a confirmation of a tap whose effect is not plain to see)."""
     if request.htmx:
-        return table_page(request, game)
+        return table_page(request, game, message=saved, message_level="success")
+    if saved:
+        messages.success(request, saved)
     return redirect(game)
 
 
@@ -128,10 +134,10 @@ def went_down(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
     try:
-        services.hand_mark_down(game=game, **form.cleaned_data, user=request.user)
+        event = services.hand_mark_down(game=game, **form.cleaned_data, user=request.user)
     except services.ActionRefused as refusal:
         return table_page_refused(request, game, refusal)
-    return _after_write(request, game)
+    return _after_write(request, game, saved=saved_message(event))
 
 
 @require_POST
@@ -156,10 +162,10 @@ def shanghai(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
     try:
-        services.shanghai_record(game=game, **form.cleaned_data, user=request.user)
+        event = services.shanghai_record(game=game, **form.cleaned_data, user=request.user)
     except services.ActionRefused as refusal:
         return table_page_refused(request, game, refusal)
-    return _after_write(request, game)
+    return _after_write(request, game, saved=saved_message(event))
 
 
 @require_POST
@@ -216,7 +222,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         form = ScoreForm(request.POST, round_=round_, editing=True)
         if form.is_valid():
             try:
-                services.round_edit(
+                event = services.round_edit(
                     game=game,
                     version=form.cleaned_data["version"],
                     round_=round_,
@@ -233,6 +239,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     round_.refresh_from_db()
                     form = ScoreForm(initial={"version": game.version}, round_=round_, editing=True)
             else:
+                messages.success(request, saved_message(event))
                 return redirect(game)
         elif "version" in form.errors:
             message, status = str(services.StaleState()), 409
@@ -245,6 +252,8 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "round": round_,
         "score_form": form,
         "score_rows": form.rows(board.lines),
+        # The hand that does not count: whoever the form says went out scores 0.
+        "not_counted": row_id(form["went_out"].value()),
         "message": message,
         **keypad(board),
     }

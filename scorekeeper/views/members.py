@@ -73,7 +73,7 @@ def member_role(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(refusal))
     else:
         role = membership.get_role_display().lower()
-        messages.success(request, f"{membership.user}'s role is now {role}.")
+        messages.success(request, f"Saved: {membership.user}'s role is now {role}.")
     return redirect("members", pk=membership.club_id)
 
 

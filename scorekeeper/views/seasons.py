@@ -17,9 +17,13 @@ from scorekeeper.models import Role, Season
 from scorekeeper.selectors import standings
 from scorekeeper.views.access import club_or_404, game_or_404, season_or_404
 
+# The columns a 1024 px tablet shows at once; the others are one tap away ("More columns").
+MAIN_COLUMNS = {"place", "player", "games", "wins", "win_rate", "average", "rating"}
+
 
 def _headers(table: standings.Standings, url: str) -> list[dict]:
-    """Each column's heading, linking to the standings sorted by it (again: the other way)."""
+    """Each column's heading, linking to the standings sorted by it (again: the other way), and
+    whether it is one of the columns shown only on asking."""
     headers = []
     for key, column in standings.COLUMNS.items():
         active = table.sort.removeprefix("-") == key
@@ -30,7 +34,13 @@ def _headers(table: standings.Standings, url: str) -> list[dict]:
             downwards = column.descending != table.sort.startswith("-")
             arrow, order = ("▼", "descending") if downwards else ("▲", "ascending")
         headers.append(
-            {"label": column.label, "href": f"{url}?{query}", "arrow": arrow, "order": order}
+            {
+                "label": column.label,
+                "href": f"{url}?{query}",
+                "arrow": arrow,
+                "order": order,
+                "extra": key not in MAIN_COLUMNS,
+            }
         )
     return headers
 
@@ -52,6 +62,8 @@ def _standings_page(request, *, club, season, url, shared=False):
         "recounting": recounting,
         "standings": table,
         "headers": _headers(table, url) if table else [],
+        # Sorted by a column shown only on asking: it is shown.
+        "more_columns": table is not None and table.sort.removeprefix("-") not in MAIN_COLUMNS,
         "form": form,
         "url": url,
         "shared": shared,

@@ -1,5 +1,6 @@
 """What the views that change a table share: a form that did not clean, as the refusal of the
-write it was for. Each of them then answers a refusal with its page's `..._page_refused`."""
+write it was for (each of them then answers a refusal with its page's `..._page_refused`), and
+what a write that went through says."""
 
 from scorekeeper import services
 
@@ -9,3 +10,9 @@ def form_refusal(form) -> services.ActionRefused:
     if "version" in form.errors:
         return services.StaleState()
     return services.ActionRefused(" ".join(e for errors in form.errors.values() for e in errors))
+
+
+def saved_message(event) -> str:
+    """What a write that went through says, in the history's words: "Saved: Ann went down."."""
+    text = event.description
+    return f"Saved: {text}" if text.endswith((".", "!", "?")) else f"Saved: {text}."

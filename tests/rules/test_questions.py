@@ -62,3 +62,38 @@ def test_a_question_is_about_at_most_what_a_hand_holds_or_the_longest_meld():
     short = HouseRules(contracts=[Contract(2, 0)], cards_dealt=[8], may_i_limit=0)
     assert most_cards_asked(Question.GOING_DOWN, short, 1) == 9
     assert most_cards_asked(Question.MELD, short, 1) == short.most_cards_in_meld == 13
+
+
+SEVEN = "3H 4H 5H 6H | 7S 8S 9S 10S | JC QC KC AC"
+
+
+@pytest.mark.parametrize("question", [Question.GOING_DOWN, Question.HINT])
+def test_a_going_down_in_a_no_discard_contract_goes_out(question):
+    answer = answer_question(question, parse_melds(SEVEN), HouseRules(), contract=7)
+    assert answer.ok and answer.goes_out
+    assert answer.reasons[-1] == (
+        "Contract 7 has no discard: going down uses the whole hand, so this hand goes out."
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "cards", "contract"),
+    [
+        (Question.GOING_DOWN, "8H 8S 8D | KC KD KH", 1),  # a discard contract: it goes on
+        (Question.GOING_DOWN, SEVEN + " 2D", 7),  # not a going-down at all
+        (Question.MELD, "3H 4H 5H 6H", 7),  # a meld is not a going-down
+    ],
+)
+def test_anything_else_does_not_go_out(question, cards, contract):
+    answer = answer_question(question, parse_melds(cards), HouseRules(), contract=contract)
+    assert not answer.goes_out
+    assert "goes out" not in " ".join(answer.reasons)
+
+
+def test_a_no_discard_contract_is_a_house_rule_not_contract_7():
+    no_discard_first = HouseRules(
+        contracts=[Contract(0, 3, no_discard=True), Contract(2, 0)], cards_dealt=[12, 10]
+    )
+    answer = answer_question(Question.GOING_DOWN, parse_melds(SEVEN), no_discard_first, contract=1)
+    assert answer.goes_out
+    assert "Contract 1 has no discard" in answer.reasons[-1]

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from rules import (
     Card,
     HouseRules,
+    down_after_correction,
     hand_problems,
     held_refusal,
     parse_cards,
@@ -168,3 +169,34 @@ def test_a_hand_holds_no_more_than_the_deal_and_what_it_took(held, words):
 )
 def test_points_left_in_hand_are_above_zero_and_possible(points, words):
     assert points_refusal(player="Ann", points=points, most_cards=11) == words
+
+
+@pytest.mark.parametrize(
+    ("down", "was_out", "went_out", "went_down_first", "after"),
+    [
+        # Ann went out from her hand: Ben went out instead, so she never went down.
+        ({"ann", "cat"}, "ann", "ben", False, {"ben", "cat"}),
+        # Ann had gone down before she went out: she stays down.
+        ({"ann", "cat"}, "ann", "ben", True, {"ann", "ben", "cat"}),
+        # Ben was down already: nothing more to say about him.
+        ({"ann", "ben"}, "ann", "ben", False, {"ben"}),
+        # Who went out is unchanged: nobody's flag moves.
+        ({"ann"}, "ann", "ann", False, {"ann"}),
+        # Only the player who no longer went out is reconsidered, whoever else is down.
+        ({"ann", "cat", "dev"}, "ann", "cat", False, {"cat", "dev"}),
+    ],
+)
+def test_who_is_down_once_who_went_out_is_corrected(
+    down, was_out, went_out, went_down_first, after
+):
+    corrected = down_after_correction(
+        down, was_out=was_out, went_out=went_out, went_down_first=went_down_first
+    )
+    assert corrected == after
+    assert went_out in corrected
+
+
+def test_a_correction_leaves_the_set_it_was_given_as_it_was():
+    down = frozenset({"ann"})
+    down_after_correction(down, was_out="ann", went_out="ben", went_down_first=False)
+    assert down == {"ann"}

@@ -190,3 +190,52 @@ def test_whoever_an_edit_says_went_out_went_down_and_undo_restores_it():
     services.action_undo(game=game, version=game.version, user=game.created_by)
     assert not round_.hands.get(seat=seats[1]).went_down
     assert round_.hands.get(seat=seats[0]).went_down
+
+
+def edit_went_out(game, round_, went_out, entries):
+    game.refresh_from_db()
+    services.round_edit(
+        game=game,
+        version=game.version,
+        round_=round_,
+        entries={seat.pk: rules.HandEntry(points=points) for seat, points in entries.items()},
+        went_out=went_out,
+        user=game.created_by,
+    )
+
+
+def test_an_edit_of_who_went_out_takes_the_old_ones_down_away_and_undo_gives_it_back():
+    game = make_game(players=3)
+    ann, ben, cat = seats(game)
+    play_round(game, went_out=0)
+    round_ = game.rounds.get(number=1)
+    edit_went_out(game, round_, ben, {ann: 15, cat: 30})
+    down = dict(round_.hands.values_list("seat", "went_down"))
+    assert down == {ann.pk: False, ben.pk: True, cat.pk: False}
+    edited = game.events.get(kind=Event.Kind.SCORE_EDITED)
+    assert edited.before["down"] == [ann.pk] and edited.after["down"] == [ben.pk]
+    game.refresh_from_db()
+    services.action_undo(game=game, version=game.version, user=game.created_by)
+    down = dict(round_.hands.values_list("seat", "went_down"))
+    assert down == {ann.pk: True, ben.pk: False, cat.pk: False}
+
+
+def test_who_went_down_before_going_out_stays_down_when_someone_else_went_out():
+    game = make_game(players=3)
+    ann, ben, cat = seats(game)
+    services.hand_mark_down(game=game, version=game.version, seat=ann, user=game.created_by)
+    play_round(game, went_out=0)
+    round_ = game.rounds.get(number=1)
+    edit_went_out(game, round_, ben, {ann: 15, cat: 30})
+    assert round_.hands.get(seat=ann).went_down
+
+
+def test_a_going_down_taken_back_does_not_keep_the_old_one_down():
+    game = make_game(players=3)
+    ann, ben, cat = seats(game)
+    services.hand_mark_down(game=game, version=game.version, seat=ann, user=game.created_by)
+    services.action_undo(game=game, version=game.version, user=game.created_by)
+    play_round(game, went_out=0)
+    round_ = game.rounds.get(number=1)
+    edit_went_out(game, round_, ben, {ann: 15, cat: 30})
+    assert not round_.hands.get(seat=ann).went_down

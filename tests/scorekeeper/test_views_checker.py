@@ -435,3 +435,68 @@ def test_too_many_possibilities_at_a_table_are_kept_as_said_and_offer_nothing_to
     check = Check.objects.get()
     assert (check.round.number, check.ok) == (7, False)
     assert check.answer.startswith("Too many possibilities to try every arrangement")
+
+
+SEVEN = "3H 4H 5H 6H | 7S 8S 9S 10S | JC QC KC AC"
+
+
+def test_contract_7s_going_down_is_going_out_and_recording_it_returns_to_the_table(
+    client, member, game
+):
+    for _ in range(6):
+        play_round(game, points=[10, 20])
+    ann = seats(game)[0]
+    response = client.post(url("table_check", game), {"question": "down", "cards": SEVEN})
+    body = text_of(response)
+    assert "✔ You can go out" in body
+    assert "so this hand goes out." in body
+    assert "Record as going out for" in body and ">Record going out</button>" in body
+    assert "Record the going-down" not in body
+
+    game.refresh_from_db()
+    melds = body.split('name="melds" value="')[-1].split('"')[0]
+    data = {"version": game.version, "seat": ann.pk, "melds": melds}
+    response = client.post(url("melds_record", game), data)
+    assert response["Location"] == game.get_absolute_url()
+    table = text_of(client.get(response["Location"]))
+    assert f"Saved: {ann.player} went out: " in table
+    assert f"{ann.player} went out. What were the others left holding?" in table
+    assert game.rounds.get(number=7).went_out == ann
+
+
+def test_a_going_down_of_a_discard_contract_goes_down_and_stays_on_the_checker(
+    client, member, game
+):
+    response = client.post(
+        url("table_check", game), {"question": "down", "cards": "8H 8S 8D | KC KD KH"}
+    )
+    body = text_of(response)
+    assert "✔ You can go down" in body and "goes out" not in body
+    assert ">Record the going-down</button>" in body
+
+
+def test_the_standalone_checker_says_contract_7s_going_down_goes_out(client, member):
+    response = client.post(reverse("checker"), {"question": "down", "cards": SEVEN, "contract": 7})
+    body = text_of(response)
+    assert "✔ You can go out" in body
+    assert "Contract 7 has no discard" in body
+
+
+def test_the_shanghai_claim_form_never_starts_with_a_player_claiming_their_own_discard(
+    client, member, game
+):
+    ann, ben, cleo = seats(game)
+    go_down(game, ann, "8H 8S 8D | KC KD KS")
+    body = text_of(client.post(url("table_check", game), {"question": "shanghai", "cards": "KH"}))
+    claim = body[
+        body.index("Record the Shanghai claim") - 2000 : body.index("Record the Shanghai claim")
+    ]
+
+    def chosen(menu):
+        options = claim.split(f'<select name="{menu}">')[1].split("</select>")[0]
+        marked = [option for option in options.split("<option")[1:] if " selected" in option]
+        first = options.split("<option")[1]
+        return (marked or [first])[0].split('value="')[1].split('"')[0]
+
+    assert chosen("seat") == str(ann.pk)
+    assert chosen("discarder") == str(ben.pk)

@@ -80,6 +80,21 @@ def test_club_page_query_count_does_not_grow(client, django_assert_num_queries, 
         assert client.get(club.get_absolute_url()).status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("time_zone", "elsewhere"),
+    [("Pacific/Kiritimati", "Pacific/Pago_Pago"), ("Pacific/Pago_Pago", "Pacific/Kiritimati")],
+)
+def test_a_new_season_starts_today_where_the_club_plays(client, time_zone, elsewhere):
+    # Kiritimati (UTC+14) and Pago Pago (UTC-11) are 25 hours apart: never on the same day.
+    club = make_club()
+    Club.objects.filter(pk=club.pk).update(time_zone=time_zone)
+    club.refresh_from_db()
+    client.force_login(club.owner())
+    form = client.get(club.get_absolute_url()).context["season_form"]
+    assert form["starts_on"].value() == club.today()
+    assert club.today() != Club(time_zone=elsewhere).today()
+
+
 def test_starting_a_table_through_the_form(client):
     user = make_user()
     club = make_club(user)

@@ -115,6 +115,27 @@ def test_a_stale_screen_gets_409_the_fresh_state_and_changes_nothing(client, mem
     assert not Hand.objects.get(seat=seat).went_down
 
 
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "page"])
+def test_a_going_down_and_a_shanghai_claim_say_they_were_saved(client, member, game, htmx):
+    ann, ben, *_ = list(game.seats.order_by("position"))
+    response = post(client, "went_down", game, htmx=htmx, seat=ann.pk)
+    saved = f"Saved: {ann.player} went down."
+    page = response if htmx else client.get(response["Location"])
+    assert saved in text_of(page)
+    game.refresh_from_db()
+    response = post(client, "shanghai", game, htmx=htmx, seat=ben.pk, discarder=ann.pk)
+    page = response if htmx else client.get(response["Location"])
+    body = text_of(page)
+    assert f"Saved: {ben.player} claimed {ann.player}'s discard: Shanghai!" in body
+    assert saved not in body
+    assert 'role="status"' in body
+
+
+def test_a_may_i_says_nothing_more_than_the_undo_bar(client, member, game):
+    response = post(client, "may_i", game, htmx=True, seat=first_seat(game).pk)
+    assert "Saved:" not in text_of(response)
+
+
 def test_a_seat_of_another_table_is_refused(client, member, game):
     other = make_game(game.club)
     response = post(client, "may_i", game, htmx=True, seat=first_seat(other).pk)
@@ -184,6 +205,8 @@ def test_round_edit_page_and_save(client, member, game):
     )
     assert response.status_code == 302
     assert Hand.objects.get(round__number=1, seat=seats[1]).points == 15
+    table = text_of(client.get(response["Location"]))
+    assert f"Saved: Contract 1 scores edited: {seats[1].player} 10 → 15." in table
     assert client.get(reverse("round_edit", args=[game.pk, 2])).status_code == 404
 
 
@@ -244,6 +267,37 @@ def test_a_round_edit_can_change_who_went_out(client, member, game):
     assert response.status_code == 302
     points = dict(Hand.objects.filter(round__number=1).values_list("seat", "points"))
     assert points == {seats[0].pk: 10, seats[1].pk: 0, seats[2].pk: 20, seats[3].pk: 30}
+
+
+def hand_rows(body: str) -> dict[str, str]:
+    """The score rows of a page, by seat id."""
+    rows = body.split('<fieldset class="hand-entry')[1:]
+    return {row.split('data-seat="')[1].split('"')[0]: row for row in rows}
+
+
+def test_the_round_edit_greys_out_the_hand_of_whoever_went_out(client, member, game):
+    play_round(game, points=[10, 20, 30])
+    ann, ben, *_ = list(game.seats.order_by("position"))
+    edit = reverse("round_edit", args=[game.pk, 1])
+    body = text_of(client.get(edit))
+    assert 'src="/static/js/round_edit.js"' in body
+    rows = hand_rows(body)
+    assert rows[str(ann.pk)].startswith(' not-counted"')
+    assert f"{ann.player} went out: this hand scores 0 and is not counted." in rows[str(ann.pk)]
+    assert [seat for seat, row in rows.items() if row.startswith(' not-counted"')] == [str(ann.pk)]
+
+    # Corrected to Ben, but Ann's hand is missing: the page comes back with Ben's row greyed.
+    game.refresh_from_db()
+    response = client.post(edit, {"version": game.version, "went_out": ben.pk})
+    assert response.status_code == 200
+    rows = hand_rows(text_of(response))
+    assert [seat for seat, row in rows.items() if row.startswith(' not-counted"')] == [str(ben.pk)]
+
+
+def test_score_entry_greys_out_nothing(client, member, scoring):
+    body = text_of(client.get(scoring.get_absolute_url()))
+    assert "not-counted" not in body
+    assert "round_edit.js" not in body
 
 
 def test_out_in_one_turn_is_offered_only_under_the_rummy_bonus(client, member, game):

@@ -37,6 +37,27 @@ def test_recording_a_going_down_lays_melds_and_marks_the_player_down(client, mem
     assert Hand.objects.get(seat=ann).went_down
 
 
+def test_a_recorded_going_down_says_it_was_saved_on_the_checker(client, member, game):
+    ann = seats(game)[0]
+    response = record_melds(client, game, ann, "8H 8S 8D | KC KD JK")
+    assert response["Location"] == reverse("table_check", args=[game.pk])
+    page = text_of(client.get(response["Location"]))
+    laid = Event.objects.get(kind=Event.Kind.WENT_DOWN).description
+    assert f"Saved: {laid}." in page and laid.startswith(f"{ann.player} went down: ")
+    assert '<li class="success">' in page
+
+
+def test_a_recorded_shanghai_claim_onto_a_meld_says_it_was_saved(client, member, game):
+    ann, ben, cleo, _ = seats(game)
+    go_down(game, ann, "8H 8S 8D | KC KD KS")
+    meld = TableMeld.objects.get(cards__contains="KC")
+    data = {"seat": cleo.pk, "discarder": ben.pk, "meld": meld.pk, "melds": "KH"}
+    response = client.post(url("lay_off", game), {"version": game.version, **data}, follow=True)
+    claim = Event.objects.get(kind=Event.Kind.SHANGHAI_CLAIM).description
+    assert claim.startswith(f"{cleo.player} claimed {ben.player}'s KH onto ")
+    assert f"Saved: {claim}" in text_of(response)
+
+
 def test_an_illegal_going_down_is_refused_with_reasons(client, member, game):
     ann = seats(game)[0]
     response = record_melds(client, game, ann, "8H 8S 8D | 9H 10H JH QH")

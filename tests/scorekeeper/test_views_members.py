@@ -90,6 +90,8 @@ def test_an_owner_changes_a_role_and_removes_a_member(client, club):
     response = client.post(reverse("member_role", args=[membership.pk]), {"role": "scorer"})
     assert response.status_code == 302
     assert Membership.objects.get(pk=membership.pk).role == Role.SCORER
+    page = text_of(client.get(response["Location"]))
+    assert f'<li class="success">Saved: {viewer}\'s role is now scorer.</li>' in page
     page = client.post(reverse("member_remove", args=[membership.pk]), follow=True)
     assert f"{viewer} is no longer a member." in text_of(page)
     assert not club.memberships.filter(user=viewer).exists()

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Club, Event, Photo, Result
+from scorekeeper.models import Club, Event, Membership, Photo, Result, Role
 from tests.factories import (
     act,
     finish_game,
@@ -22,9 +22,11 @@ from tests.factories import (
     make_club,
     make_game,
     make_player,
+    make_user,
     play_round,
     record_check,
     run_tasks,
+    score_data,
     seats,
 )
 
@@ -89,6 +91,62 @@ def test_calls_and_melds_of_an_earlier_round_are_not_this_rounds(client, member,
     assert "Shanghai call" not in row_of(body, ben)
 
 
+def scoreboard_cells(body: str, player) -> list[str]:
+    """The scoreboard's cells of one player's row, each contract's, as text."""
+    board = body[body.rindex("<table", 0, body.index('aria-label="Scoreboard"') + 400) :]
+    row = board[board.index(f"<td>{player}</td>") :]
+    row = row[: row.index("</tr>")]
+    return [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)[1:-2]]
+
+
+def story_of_two_contracts(game):
+    """Contract 1: Ben claims Ann's discard twice, then Ann goes out. Contract 2: Cleo goes out
+    in one turn."""
+    ann, ben, cleo, dev = seats(game)
+    act(services.hand_mark_down, game, seat=cleo)
+    act(services.shanghai_record, game, seat=ben, discarder=ann)
+    act(services.shanghai_record, game, seat=ben, discarder=ann)
+    play_round(game, went_out=0, points=[40, 10, 30])
+    act(services.round_record_went_out, game, seat=cleo, rummy=True)
+    entries = {seat.pk: rules.HandEntry(points=5) for seat in (ann, ben, dev)}
+    act(services.round_score, game, entries=entries)
+    return ann, ben, cleo, dev
+
+
+def test_the_scoreboard_marks_who_went_out_and_the_shanghai_claims(client, member, game):
+    ann, ben, cleo, dev = story_of_two_contracts(game)
+    body = text_of(client.get(game.get_absolute_url()))
+    # The mark is a picture for the eye; a screen reader hears the words after the points.
+    assert scoreboard_cells(body, ann.player) == ["0 ★, went out", "5"]
+    assert scoreboard_cells(body, ben.player) == ["40 S×2, 2 Shanghai claims", "5"]
+    assert scoreboard_cells(body, cleo.player) == ["10", "0 ★, went out in one turn"]
+    assert scoreboard_cells(body, dev.player) == ["30", "5"]
+    assert body.count('<span class="mark out" aria-hidden="true">★</span>') == 2
+    assert 'class="score-legend muted"' in body
+
+
+def test_a_table_with_nothing_scored_shows_no_marks_nor_their_legend(client, member, game):
+    body = text_of(client.get(game.get_absolute_url()))
+    assert "score-legend" not in body
+    assert 'class="mark' not in body
+
+
+def test_the_game_over_scoreboard_and_the_tv_tell_the_story_too(client, member, game):
+    ann, ben, *_ = story_of_two_contracts(game)
+    finish_game(game)
+    body = text_of(client.get(game.get_absolute_url()))
+    assert "Game over" in body
+    assert scoreboard_cells(body, ben.player)[:2] == ["40 S×2, 2 Shanghai claims", "5"]
+    tv = text_of(
+        client.get(services.tv_link_create(game=game, user=game.created_by).get_absolute_url())
+    )
+    assert "<th>C7</th>" in tv
+    assert "0 ★, went out" in re.sub(r"<[^>]+>", "", tv)
+    assert "S×2" in tv
+    # No round is played any more: no May I? column, empty in every row.
+    assert "May I?" not in tv
+
+
 @pytest.mark.parametrize("players,rounds", [(3, 0), (5, 5)])
 def test_table_page_query_count_is_fixed(client, django_assert_num_queries, players, rounds):
     game = make_game(players=players)
@@ -127,6 +185,59 @@ def test_a_stale_tap_names_what_the_other_screen_did(client, member, game):
         in body
     )
     assert 'class="message refusal" role="alert"' in body
+
+
+def test_a_stale_score_save_names_who_saved_which_contract(client, member, game):
+    ben = make_user("ben")
+    Membership.objects.create(club=game.club, user=ben, role=Role.SCORER)
+    act(services.round_record_went_out, game, seat=seats(game)[0])
+    typed = score_data(game)
+    play_round_scores(game, user=ben)
+    response = client.post(reverse("score", args=[game.pk]), typed, headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    body = text_of(response)
+    assert "On another screen a moment ago: ben saved contract 1." in body
+    assert "nothing was saved from your tap" in body
+    assert "Contract 2 of 7" in body
+
+
+def test_a_stale_save_of_ones_own_other_screen_says_you(client, member, game):
+    act(services.round_record_went_out, game, seat=seats(game)[0])
+    typed = score_data(game)
+    play_round_scores(game, user=member)
+    response = client.post(reverse("score", args=[game.pk]), typed)
+    assert response.status_code == 409
+    assert "On another screen a moment ago: you saved contract 1." in text_of(response)
+
+
+def test_a_stale_round_edit_names_who_corrected_which_contract(client, member, game):
+    play_round(game, points=[10, 20, 30])
+    edit = reverse("round_edit", args=[game.pk, 1])
+    page = client.get(edit)
+    stale = page.context["score_form"].initial["version"]
+    ben = make_user("ben")
+    Membership.objects.create(club=game.club, user=ben, role=Role.SCORER)
+    others = seats(game)[1:]
+    game.refresh_from_db()
+    services.round_edit(
+        game=game,
+        version=game.version,
+        round_=game.rounds.get(number=1),
+        entries={seat.pk: rules.HandEntry(points=15) for seat in others},
+        user=ben,
+    )
+    data = {"version": stale, "went_out": seats(game)[0].pk}
+    data |= {f"points_{seat.pk}": 25 for seat in others}
+    response = client.post(edit, data)
+    assert response.status_code == 409
+    assert "On another screen a moment ago: ben corrected contract 1's scores." in text_of(response)
+
+
+def play_round_scores(game, *, user):
+    """Score the round someone went out of, as `user` on another screen."""
+    game.refresh_from_db()
+    entries = {seat.pk: rules.HandEntry(points=10) for seat in seats(game)[1:]}
+    services.round_score(game=game, version=game.version, entries=entries, user=user)
 
 
 # Photos, shown where they were read
@@ -332,6 +443,15 @@ def test_a_player_page_shows_dates_in_the_clubs_time_zone(client, member, game):
     assert "Fri 6 Mar 2026, 05:30" in body  # the last games: 05:30 on Friday in Tokyo
     assert ">6 Mar<" in body  # and the charts' dates
     assert "5 Mar" not in body
+
+
+def test_the_player_pages_tables_scroll_in_boxes_of_their_own(client, member, game):
+    finish_game(game)
+    body = text_of(client.get(seats(game)[0].player.get_absolute_url()))
+    for name in ["Head to head", "Points left per contract", "Last games"]:
+        assert f'<div class="table-scroll" tabindex="0" role="region" aria-label="{name}">' in body
+    # The heading no longer holds the player's name, however long: the line under it does.
+    assert "<th>Ahead</th>" in body
 
 
 # What a screen reader hears

@@ -1,5 +1,6 @@
 import dataclasses
 import html
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -113,6 +114,103 @@ def test_standings_sort_by_a_column_both_ways_and_state_the_tie_break(client, ta
     assert 'aria-sort="descending"' in client.get(url, {"sort": "-average"}).content.decode()
     # An unknown column sorts by place; nothing breaks.
     assert names(client.get(url, {"sort": "password"})) == ["Ann", "Ben", "Cat", "Dan"]
+
+
+def headings(page: str, hidden: bool) -> list[str]:
+    """The standings' column headings shown at once (hidden False) or only on asking."""
+    found = re.findall(r'<th scope="col"( class="extra")?[^>]*><a [^>]*>([^<]+)</a>', page)
+    return [label for extra, label in found if bool(extra) == hidden]
+
+
+def test_standings_show_the_main_columns_and_the_rest_on_asking(client, table):
+    client.force_login(table.created_by)
+    url = reverse("club_standings", args=[table.club.pk])
+    page = text(client.get(url))
+    assert headings(page, hidden=False) == [
+        "Place",
+        "Player",
+        "Games",
+        "Wins",
+        "Win rate",
+        "Average final total",
+        "Rating",
+    ]
+    assert headings(page, hidden=True) == [
+        "Points per round",
+        "Best game",
+        "Rounds won",
+        "Shanghai claims",
+        "May I?s used",
+    ]
+    row = page.split("<tbody>")[1].split("</tr>")[0]
+    assert row.count('<td class="extra">') == 5
+    # One tap away: a switch outside the fragment a sort replaces, off until asked.
+    assert '<input type="checkbox" id="more-columns" role="switch">' in page
+    assert 'id="more-columns"' not in text(client.get(url, headers={"HX-Request": "true"}))
+
+
+def test_standings_sorted_by_a_column_shown_on_asking_show_it(client, table):
+    client.force_login(table.created_by)
+    page = text(client.get(reverse("club_standings", args=[table.club.pk]), {"sort": "-best"}))
+    assert '<input type="checkbox" id="more-columns" role="switch" checked>' in page
+
+
+def rating_cells(page: str) -> dict[str, str]:
+    """The rating column's text of each player's row, by name."""
+    rows = page.split("<tbody>")[1].split("</tbody>")[0].split("</tr>")[:-1]
+    cells = {}
+    for row in rows:
+        name = re.search(r"<a href=\"/players/\d+/[^\"]*\">([^<]+)</a>", row)[1]
+        cells[name] = re.sub(
+            r"\s+", " ", re.sub(r"<[^>]+>", "", "<td" + row.split("<td")[-1])
+        ).strip()
+    return cells
+
+
+@pytest.fixture
+def seasons_played():
+    """Spring: Ann, Ben and Cat finish three tables. Summer: Ann, Ben and Dan finish two."""
+    club = make_club()
+    ann, ben, cat, dan = (make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan"])
+    spring = club.seasons.get()
+    summer = services.season_create(
+        club=club, user=club.owner(), name="Summer", starts_on=spring.starts_on
+    )
+    for _ in range(3):
+        finish_game(make_game(club, seated=[ann, ben, cat], season=spring))
+    for _ in range(2):
+        finish_game(make_game(club, seated=[ann, ben, dan], season=summer))
+    return club, spring, summer
+
+
+def test_a_player_is_new_until_five_tables_then_rated(client, seasons_played):
+    club, spring, summer = seasons_played
+    client.force_login(club.owner())
+    cells = rating_cells(text(client.get(reverse("club_standings", args=[club.pk]))))
+    assert cells["Cat"] == "new 3 of 5 tables"
+    assert cells["Dan"] == "new 2 of 5 tables"
+    for rated in ["Ann", "Ben"]:
+        assert re.fullmatch(r"-?\d+\.\d ±\d+\.\d [+-]\d+\.\d", cells[rated]), cells[rated]
+
+
+def test_a_seasons_rating_counts_the_tables_up_to_its_last_one(client, seasons_played):
+    club, spring, summer = seasons_played
+    client.force_login(club.owner())
+    # Ann's rating at the end of spring counted three tables; at the end of summer, five.
+    assert rating_cells(text(client.get(spring.get_absolute_url())))["Ann"] == "new 3 of 5 tables"
+    assert rating_cells(text(client.get(summer.get_absolute_url())))["Ann"] != "new 5 of 5 tables"
+    assert "new" not in rating_cells(text(client.get(summer.get_absolute_url())))["Ann"]
+
+
+def test_the_rating_is_explained_one_tap_away(client, table):
+    client.force_login(table.created_by)
+    page = text(client.get(reverse("club_standings", args=[table.club.pk])))
+    details = page.split('<details class="rating-help" id="rating-help">')[1].split("</details>")[0]
+    assert "<summary>What the rating means</summary>" in details
+    assert "once they have played 5 tables: until then the standings say <strong>new</strong>" in (
+        details
+    )
+    assert "Plackett-Luce" not in page.split("<details")[0]
 
 
 def test_the_minimum_games_filter_keeps_a_lucky_single_game_off_the_top(client, table):

@@ -1,10 +1,11 @@
 import re
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from scorekeeper.models import Event, Game, Hand
-from tests.factories import make_club, make_game, make_player, make_user
+from tests.factories import make_club, make_game, make_player, make_user, play_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -115,3 +116,35 @@ def test_a_five_player_round_takes_at_most_fifteen_taps(tablet, log_in):
     assert taps <= 15
     totals = dict(Hand.objects.filter(round__number=1).values_list("seat__player__name", "points"))
     assert [totals[name] for name in names] == [0, 65, 25, 25, 10]
+
+
+def test_the_round_edit_greys_out_the_hand_of_whoever_the_menu_says_went_out(tablet, log_in):
+    page = tablet
+    club = make_club()
+    game = make_game(club, [make_player(club, name) for name in ["Ann", "Ben", "Cleo"]])
+    play_round(game, went_out=0, points=[15, 20])
+    log_in(page, club.memberships.get().user)
+    page.goto(reverse("round_edit", args=[game.pk, 1]))
+
+    def entry(name):
+        return page.locator("fieldset.hand-entry").filter(has_text=name)
+
+    def cards(name):
+        return entry(name).get_by_label("Cards", exact=True)
+
+    expect(cards("Ann")).to_be_disabled()
+    expect(entry("Ann")).to_contain_text("Ann went out: this hand scores 0 and is not counted.")
+    expect(entry("Ben").locator(".not-counted-note")).to_be_hidden()
+
+    # Ben went out, not Ann: his hand greys out, hers is typed in, and the save goes through.
+    page.get_by_label("Went out").select_option(label="Ben")
+    expect(cards("Ben")).to_be_disabled()
+    expect(entry("Ben").locator(".not-counted-note")).to_be_visible()
+    expect(cards("Ann")).to_be_enabled()
+    expect(entry("Ann").locator(".not-counted-note")).to_be_hidden()
+    entry("Ann").get_by_role("button", name="K", exact=True).click()
+    page.get_by_role("button", name="Save the corrected scores").click()
+    expect(page.locator(".flash")).to_contain_text("Saved: Contract 1 scores edited: Ben went out")
+    first = game.rounds.get(number=1)
+    assert first.went_out.player.name == "Ben"
+    assert not first.hands.get(seat__player__name="Ann").went_down

@@ -4,9 +4,10 @@ critical accessibility violation."""
 
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from django.urls import reverse
+from django.urls import get_resolver, resolve, reverse
 from playwright.sync_api import expect
 
 from scorekeeper import services
@@ -21,10 +22,29 @@ LANDSCAPE = {"width": 1024, "height": 768}
 SIZES = {"phone": PHONE, "portrait": PORTRAIT, "landscape": LANDSCAPE}
 AXE = Path(__file__).resolve().parents[3] / "static" / "vendor" / "axe-core" / "axe.min.js"
 
+# The pages of a signed-in member are the ones tests.factories.make_tables lists; these are the
+# pages of a visitor without an account. Together they are every page of the app (checked by
+# test_the_screens_cover_every_page).
 ANONYMOUS_PAGES = {
     "login": "/accounts/login/",
     "signup": "/accounts/signup/",
     "password reset": "/accounts/password_reset/",
+    "password reset sent": "/accounts/password_reset/done/",
+    "password reset link": "/accounts/reset/MQ/not-a-token/",
+    "password reset done": "/accounts/reset/done/",
+}
+
+# What has a name in the URLs but is no page: writes (POST only), files and pictures, what a page
+# fetches into itself (polls, previews, fragments), and the server's own addresses.
+NOT_PAGES = {
+    *("healthz", "security_txt", "logout", "account_delete", "sessions_end"),
+    *("club_join", "player_add", "season_add", "club_time_zone", "club_recount"),
+    *("club_recounting", "invite_set", "invite_rotate", "club_leave", "member_role"),
+    *("member_remove", "season_close", "season_share", "season_unshare", "play_again"),
+    *("club_export_json", "club_export_csv", "season_export_csv", "photo", "photo_delete"),
+    *("game_live", "tv_link_create", "tv_link_revoke", "may_i", "went_down", "shanghai"),
+    *("went_out", "score", "undo", "score_photo", "melds_record", "lay_off", "table_photo"),
+    *("photo_reading", "cards_preview", "checker_photo", "checker_photo_reading"),
 }
 
 # What a finger taps: buttons, links styled as buttons, menus and boxes (checkboxes and radios
@@ -122,6 +142,16 @@ def open_page(chromium, live_server, size, scheme, state=None):
     )
     context.set_default_timeout(10_000)
     return context, context.new_page()
+
+
+def test_the_screens_cover_every_page():
+    pages = make_tables(make_user(), club="Club", players=["Ann", "Ben", "Cleo", "Dev", "Eve"])
+    shown = [*pages.values(), *ANONYMOUS_PAGES.values()]
+    covered = {resolve(urlsplit(address).path).url_name for address in shown}
+    named = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
+    assert not NOT_PAGES - named, "no longer a name in the URLs"
+    assert not covered & NOT_PAGES
+    assert named - NOT_PAGES - covered == set(), "pages the screen tests do not visit"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
