@@ -427,4 +427,8 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
         "password changed": reverse("password_change_done"),
         "club import done": imported.get_absolute_url(),
         "tv at game over": services.tv_link_create(game=finished, user=user).get_absolute_url(),
+        "tonight": reverse("club_tonight", args=[club.pk]),
+        "tonight on the tv": reverse(
+            "tonight_tv", args=[services.club_tv_link_create(club=club, user=user).tv_token]
+        ),
     }
