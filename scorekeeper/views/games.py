@@ -1,9 +1,11 @@
 """The table: the round screen and its taps, score entry, round edits and the history."""
 
 import json
+import re
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -70,15 +72,36 @@ def keypad(board):
     return {"ranks": list(points), "points_json": json.dumps(points)}
 
 
+# A tap sent from a tablet's offline queue carries an id of the tablet's making (X-Tap-Id), kept
+# a week for its member: a copy sent again, its first answer lost to the connection or a reload,
+# is answered as saved (X-Tap-Saved) rather than refused as stale, so the taps queued after it
+# go on. The version check alone already keeps a copy from counting twice.
+TAP_ID = re.compile(r"[0-9A-Za-z-]{16,64}")
+TAP_KEPT_SECONDS = 7 * 24 * 60 * 60
+
+
+def tap_key(request) -> str | None:
+    tap = request.headers.get("X-Tap-Id", "")
+    return f"tap:{request.user.pk}:{tap}" if TAP_ID.fullmatch(tap) else None
+
+
 def _after_write(request, game):
+    if key := tap_key(request):
+        cache.set(key, game.version, TAP_KEPT_SECONDS)
     if request.htmx:
         return table_page(request, game)
     return redirect(game)
 
 
 def table_page_refused(request, game, refusal: services.ActionRefused):
-    """The table page, fresh, with the reason a tap was refused (409 for a stale screen)."""
+    """The table page, fresh, with the reason a tap was refused (409 for a stale screen); or,
+    for a queued tap sent again that was saved the first time, the table as saved."""
     game.refresh_from_db()
+    key = tap_key(request) if isinstance(refusal, services.StaleState) else None
+    if key and cache.get(key) is not None:
+        response = table_page(request, game)
+        response["X-Tap-Saved"] = "before"
+        return response
     status = 409 if isinstance(refusal, services.StaleState) else 200
     return table_page(request, game, message=str(refusal), status=status)
 
