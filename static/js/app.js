@@ -255,3 +255,31 @@ document.addEventListener("htmx:afterSettle", () => {
     if (file && image) image.setAttribute("href", URL.createObjectURL(file));
   });
 });
+
+// The service worker (static/js/sw.js, served at /sw.js) keeps the app's shell and the round
+// screen of each table opened here, so that it loads again with no connection. A page the
+// worker did not load itself (the first, before it took over) asks to be kept; the root element
+// says data-offline="ready" once it is. Where there is none (plain HTTP on the LAN, an old
+// browser), everything works online as before.
+(function () {
+  "use strict";
+
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data && event.data.type === "kept") document.documentElement.dataset.offline = "ready";
+  });
+  window.addEventListener("load", async () => {
+    try {
+      await navigator.serviceWorker.register("/sw.js");
+    } catch {
+      return; // refused (private mode, a policy): the app works online as before
+    }
+    const worker = (await navigator.serviceWorker.ready).active;
+    const shell = Array.from(
+      document.querySelectorAll("link[rel~=stylesheet], link[rel~=icon], link[rel~=manifest], link[rel~=apple-touch-icon], script[src]"),
+      (element) => element.href || element.src,
+    );
+    const page = document.getElementById("table") ? location.origin + location.pathname : null;
+    worker.postMessage({ type: "keep", shell, page });
+  });
+})();
