@@ -46,9 +46,15 @@ def table_page(
             round_=board.current,
             entered=selectors.scores_taken_back(board.current),
         )
+    offline_form = None
+    if board.current and not board.scoring and game.member_role != Role.VIEWER:
+        # Every player's row, for the score entry a tablet shows by itself when "Went out" is
+        # tapped with no connection (score_entry_offline.html).
+        offline_form = ScoreForm(round_=board.current, editing=True)
     context = {
         "board": board,
         "game": game,
+        "offline_score_rows": offline_form.rows(board.lines) if offline_form else [],
         "message": message,
         "message_level": message_level,
         "photo": photo,

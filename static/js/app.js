@@ -283,3 +283,45 @@ document.addEventListener("htmx:afterSettle", () => {
     worker.postMessage({ type: "keep", shell, page });
   });
 })();
+
+// Notes above a round screen about what this tablet kept (hands typed, taps made with no
+// connection): outside the table, so the next poll does not take them away; each stays until
+// dismissed. A polite live region.
+window.tableNote = (function () {
+  "use strict";
+
+  function region() {
+    const live = document.getElementById("live");
+    if (!live) return null;
+    let notes = document.getElementById("table-notes");
+    if (!notes) {
+      notes = document.createElement("div");
+      notes.id = "table-notes";
+      notes.className = "table-notes";
+      notes.setAttribute("role", "status");
+      notes.setAttribute("aria-live", "polite");
+      live.before(notes);
+    }
+    return notes;
+  }
+  document.addEventListener("DOMContentLoaded", region);
+
+  document.addEventListener("click", (event) => {
+    const dismiss = event.target.closest("[data-note-dismiss]");
+    if (dismiss) dismiss.closest(".table-note").remove();
+  });
+
+  return function tableNote(message) {
+    const notes = region();
+    if (!notes) return;
+    const line = document.createElement("p");
+    line.className = "table-note";
+    const dismiss = document.createElement("button");
+    dismiss.type = "button";
+    dismiss.className = "secondary outline";
+    dismiss.dataset.noteDismiss = "";
+    dismiss.textContent = "Dismiss";
+    line.append(`${message} `, dismiss);
+    notes.append(line);
+  };
+})();

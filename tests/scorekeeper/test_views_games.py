@@ -442,3 +442,26 @@ def test_a_queued_score_sent_again_is_answered_as_saved(client, member, game):
     again = client.post(url("score", game), data, headers=TAP)
     assert (again.status_code, again["X-Tap-Saved"]) == (200, "before")
     assert Event.objects.filter(kind=Event.Kind.ROUND_SCORED).count() == 1
+
+
+def test_a_scorers_round_screen_carries_every_players_row_for_score_entry_offline(
+    client, member, game
+):
+    page = text_of(client.get(game.get_absolute_url()))
+    template = page[page.index('<template id="score-entry-offline">') :]
+    template = template[: template.index("</template>")]
+    for seat in game.seats.all():
+        assert f'name="cards_{seat.pk}"' in template
+        assert f'name="points_{seat.pk}"' in template
+    assert "Save contract 1 and deal the next" in template
+    assert 'type="file"' not in template  # a photo is read by a worker: not without a connection
+
+
+def test_a_round_being_scored_or_a_viewers_screen_has_no_offline_score_entry(client, member, game):
+    viewer = make_user()
+    Membership.objects.create(club=game.club, user=viewer, role=Role.VIEWER)
+    client.force_login(viewer)
+    assert "score-entry-offline" not in text_of(client.get(game.get_absolute_url()))
+    go_out(game, first_seat(game))
+    client.force_login(member)
+    assert "score-entry-offline" not in text_of(client.get(game.get_absolute_url()))
