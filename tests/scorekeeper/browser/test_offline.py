@@ -10,9 +10,12 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+import rules
 from scorekeeper.models import Event, Game, Hand, Round
-from scorekeeper.services import hand_mark_down
-from tests.factories import make_game, seats
+from scorekeeper.services import hand_mark_down, round_score
+from tests.factories import go_out, make_game, seats
+from tests.scorekeeper.browser.conftest import TABLET
+from tests.scorekeeper.browser.test_screens import axe_violations, small_targets, width_problems
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -312,3 +315,227 @@ def test_a_tap_kept_as_it_should_be_is_sent_once_when_the_page_loads(
     tablet.wait_for_timeout(1_500)
     assert count(Event.Kind.MAY_I) == 1
     expect(tablet.locator("#table-notes p")).to_have_count(0)
+
+
+# ---- Hands typed on the score entry, kept as a draft until the round is saved ----
+
+
+@pytest.fixture
+def scoring(game):
+    """The table with Ben out of contract 1: its score entry is open."""
+    go_out(game, seats(game)[1])
+    return game
+
+
+def type_a_round(page):
+    """K 7 tapped for the first player, 5 typed for the second, 20 points for the third."""
+    entries = page.locator("fieldset.hand-entry")
+    for rank in ["K", "7"]:
+        entries.nth(0).get_by_role("button", name=rank, exact=True).click()
+    entries.nth(1).get_by_label("Cards", exact=True).fill("5")
+    entries.nth(2).get_by_label("or points").fill("20")
+    expect(entries.locator(".hand-total")).to_have_text(["15 pts", "5 pts", "20 pts"])
+
+
+def expect_the_round_typed(page):
+    entries = page.locator("fieldset.hand-entry")
+    expect(entries.nth(0).locator(".cards-input")).to_have_value("K 7")
+    expect(entries.nth(1).locator(".cards-input")).to_have_value("5")
+    expect(entries.nth(2).get_by_label("or points")).to_have_value("20")
+    expect(entries.locator(".hand-total")).to_have_text(["15 pts", "5 pts", "20 pts"])
+    expect(entries.nth(0).locator(".card-chips .chip")).to_have_text(["K", "7"])
+
+
+def test_hands_typed_survive_a_reload_with_a_note_and_clear_forgets_them(
+    open_tablet, log_in, member, scoring
+):
+    tablet = open_tablet()
+    log_in(tablet, member)
+    tablet.goto(scoring.get_absolute_url())
+    type_a_round(tablet)
+    tablet.reload()
+    expect_the_round_typed(tablet)
+    restored = tablet.locator(".draft-note")
+    expect(restored).to_have_text(
+        re.compile(r"^Restored the hands you typed at \d\d:\d\d — Clear$")
+    )
+    expect(restored).to_have_attribute("role", "status")
+
+    restored.get_by_role("button", name="Clear").click()
+    expect(tablet.locator("fieldset.hand-entry .cards-input")).to_have_count(3)
+    for box in tablet.locator("fieldset.hand-entry input").all():
+        expect(box).to_have_value("")
+    expect(restored).to_have_count(0)
+    tablet.reload()
+    expect(tablet.locator(".draft-note")).to_have_count(0)
+    expect(tablet.locator("fieldset.hand-entry .cards-input").first).to_have_value("")
+    assert not Event.objects.filter(kind=Event.Kind.ROUND_SCORED).exists()
+
+
+def test_hands_typed_survive_a_lost_connection_and_a_reload_and_go_once_saved(
+    open_tablet, log_in, member, scoring
+):
+    tablet = open_table(open_tablet, log_in, member, scoring)
+    tablet.context.set_offline(True)
+    type_a_round(tablet)
+    tablet.reload()  # the service worker's copy
+    expect_the_round_typed(tablet)
+    expect(tablet.locator(".draft-note")).to_contain_text("Restored the hands you typed")
+
+    tablet.context.set_offline(False)
+    tablet.get_by_role("button", name=re.compile("Save contract 1")).click()
+    expect(tablet.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
+    expect(tablet.locator("#table-notes p")).to_have_count(0)  # saved here: nothing to say
+    assert tablet.evaluate(f"localStorage.getItem('sk:draft:{scoring.pk}')") is None
+    first = Round.objects.get(number=1)
+    assert sorted(hand.points for hand in first.hands.all()) == [0, 5, 15, 20]
+
+
+def test_hands_typed_for_a_round_saved_on_another_screen_are_dropped_with_a_note(
+    open_tablet, log_in, member, scoring
+):
+    tablet = open_tablet()
+    log_in(tablet, member)
+    tablet.goto(scoring.get_absolute_url())
+    type_a_round(tablet)
+    # Another tablet saves contract 1 meanwhile.
+    table = Game.objects.get()
+    others = [seat for seat in seats(table) if seat.position != 1]
+    entries = {seat.pk: rules.HandEntry(points=10) for seat in others}
+    round_score(game=table, version=table.version, entries=entries, user=member)
+
+    expect(tablet.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
+    expect(tablet.locator("#table-notes")).to_contain_text(
+        "The hands typed here for contract 1 were not restored: "
+        "contract 1 was saved on another screen meanwhile."
+    )
+    assert tablet.evaluate(f"localStorage.getItem('sk:draft:{scoring.pk}')") is None
+    # Never put into the next round.
+    row(tablet, names(scoring)[2]).get_by_role("button", name="Went out").click()
+    expect(tablet.locator("fieldset.hand-entry")).to_have_count(3)
+    for box in tablet.locator("fieldset.hand-entry input").all():
+        expect(box).to_have_value("")
+    assert sorted(hand.points for hand in Round.objects.get(number=1).hands.all()) == [
+        0,
+        10,
+        10,
+        10,
+    ]
+
+
+def kept_draft(game, member, **changes):
+    """What app.js keeps for hands typed in contract 1, with `changes` made to it."""
+    round_ = game.rounds.get(number=1)
+    seat = seats(game)[0]
+    draft = {
+        "app": "scorekeeper",
+        "format": 1,
+        "table": game.pk,
+        "user": member.pk,
+        "contract": 1,
+        "round": round_.pk,
+        "version": game.version,
+        "savedAt": 1_700_000_000_000,
+        "hands": {str(seat.pk): {"cards": "K 7", "points": "", "unsure": ""}},
+    }
+    return draft | changes
+
+
+DRAFTS = {
+    "unreadable": (lambda game, member: "[[[", "could not be read"),
+    "another version": (
+        lambda game, member: kept_draft(game, member, format=0),
+        "by another version of the app",
+    ),
+    "another table": (
+        lambda game, member: kept_draft(game, member, table=game.pk + 1),
+        "for another table",
+    ),
+    "hands of a wrong shape": (
+        lambda game, member: kept_draft(game, member, hands=[["K 7"]]),
+        "could not be read",
+    ),
+    "a hand of a wrong shape": (
+        lambda game, member: kept_draft(
+            game, member, hands={"1": {"cards": 7, "points": "", "unsure": ""}}
+        ),
+        "could not be read",
+    ),
+    "points that are no number": (
+        lambda game, member: kept_draft(
+            game, member, hands={"1": {"cards": "", "points": "1e9", "unsure": ""}}
+        ),
+        "could not be read",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DRAFTS)
+def test_hands_kept_that_cannot_be_trusted_are_set_aside_with_a_note_and_never_restored(
+    open_tablet, log_in, member, scoring, case
+):
+    kept, words = DRAFTS[case]
+    tablet = open_tablet()
+    log_in(tablet, member)
+    keep_and_open(tablet, scoring, f"sk:draft:{scoring.pk}", kept(scoring, member))
+    expect(tablet.locator("#table-notes")).to_contain_text(words)
+    expect(tablet.locator("#table-notes")).to_contain_text("not restored")
+    for box in tablet.locator("fieldset.hand-entry input").all():
+        expect(box).to_have_value("")
+    assert tablet.evaluate(f"localStorage.getItem('sk:draft:{scoring.pk}')") is None
+    assert not Event.objects.filter(kind=Event.Kind.ROUND_SCORED).exists()
+
+
+def test_hands_kept_as_they_should_be_are_restored(open_tablet, log_in, member, scoring):
+    # The same draft as above, untouched: what they would have restored.
+    tablet = open_tablet()
+    log_in(tablet, member)
+    keep_and_open(tablet, scoring, f"sk:draft:{scoring.pk}", kept_draft(scoring, member))
+    expect(tablet.locator("fieldset.hand-entry .cards-input").first).to_have_value("K 7")
+    expect(tablet.locator(".draft-note")).to_contain_text("Restored the hands you typed on")
+    expect(tablet.locator("#table-notes p")).to_have_count(0)
+
+
+def test_hands_another_account_typed_here_are_not_restored(open_tablet, log_in, member, scoring):
+    tablet = open_tablet()
+    log_in(tablet, member)
+    kept = kept_draft(scoring, member, user=member.pk + 1)
+    keep_and_open(tablet, scoring, f"sk:draft:{scoring.pk}", kept)
+    tablet.wait_for_timeout(500)
+    expect(tablet.locator("fieldset.hand-entry .cards-input").first).to_have_value("")
+    assert tablet.evaluate(f"localStorage.getItem('sk:draft:{scoring.pk}')") is None
+
+
+def test_the_offline_score_entry_and_the_notes_have_nothing_for_axe_to_flag(open_tablet, log_in):
+    game = make_game(players=5)
+    tablet = open_table(open_tablet, log_in, game.club.memberships.get().user, game)
+    tablet.context.set_offline(True)
+    tablet.reload()
+    first, second = names(game)[:2]
+    row(tablet, first).get_by_role("button", name="May I?").click()
+    row(tablet, second).get_by_role("button", name="Went out").click()
+    entries = tablet.locator("fieldset.hand-entry")
+    expect(entries).to_have_count(4)
+    entries.nth(0).get_by_role("button", name="K", exact=True).click()
+    tablet.reload()  # the draft's note, and the undo bar's
+    expect(tablet.locator(".draft-note")).to_be_visible()
+    tablet.evaluate("window.tableNote('A note about what this tablet kept.')")
+    assert width_problems(tablet) + small_targets(tablet) == []
+    assert axe_violations(tablet) == []
+
+
+def test_five_players_hands_restored_fit_a_landscape_tablet_with_the_save_button(
+    open_tablet, log_in
+):
+    game = make_game(players=5)
+    go_out(game, seats(game)[0])
+    tablet = open_tablet()
+    log_in(tablet, game.club.memberships.get().user)
+    tablet.goto(game.get_absolute_url())
+    tablet.locator("fieldset.hand-entry").nth(0).get_by_label("or points").fill("10")
+    tablet.reload()
+    expect(tablet.locator(".draft-note")).to_be_visible()
+    save = tablet.get_by_role("button", name=re.compile("Save contract 1"))
+    box = save.bounding_box()
+    assert box["y"] + box["height"] <= TABLET["height"], box
+    assert tablet.evaluate("() => document.documentElement.scrollTop") == 0
