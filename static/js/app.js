@@ -539,9 +539,11 @@ window.tableNote = (function () {
     form.querySelector(".cards-input")?.focus();
   });
 
-  // What this tablet kept for a member goes when they log out here.
+  // What this tablet kept for a member goes when they log out here (online: with no
+  // connection the logout fails, and the taps that wait must not go with it; once online they
+  // have been sent).
   document.addEventListener("submit", (event) => {
-    if (!event.target.matches?.("form[action$='/accounts/logout/']")) return;
+    if (!navigator.onLine || !event.target.matches?.("form[action$='/accounts/logout/']")) return;
     for (const key of Object.keys(localStorage)) {
       if (key.startsWith("sk:")) localStorage.removeItem(key);
     }

@@ -63,6 +63,18 @@ function offlinePage() {
   });
 }
 
+// Logging in or out: once the server has it (with no connection it does not happen, and the
+// pages kept are still this member's).
+async function sessionChange(event) {
+  try {
+    const response = await fetch(event.request);
+    await forgetPages();
+    return response;
+  } catch {
+    return offlinePage();
+  }
+}
+
 async function tablePage(event, url) {
   const key = pageKey(url);
   try {
@@ -102,7 +114,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method === "POST" && SESSION_CHANGES.includes(url.pathname)) {
-    event.waitUntil(forgetPages());
+    event.respondWith(sessionChange(event));
     return;
   }
   if (request.method !== "GET") return; // taps go to the server as they are

@@ -225,13 +225,31 @@ def test_a_page_not_kept_says_there_is_no_connection(open_tablet, log_in, member
     expect(tablet.get_by_role("heading", level=1)).to_have_text("No connection")
 
 
-def test_logging_out_forgets_the_pages_kept(open_tablet, log_in, member, game):
+def test_logging_out_forgets_the_pages_and_everything_kept(open_tablet, log_in, member, game):
     tablet = open_table(open_tablet, log_in, member, game)
+    tablet.evaluate("localStorage.setItem('sk:draft:999', '{}')")
     tablet.get_by_role("button", name=re.compile("Log out")).click()
     tablet.wait_for_url(re.compile("/accounts/login/"))
+    assert tablet.evaluate("Object.keys(localStorage)") == []
     tablet.context.set_offline(True)
     tablet.goto(game.get_absolute_url())
     expect(tablet.get_by_role("heading", level=1)).to_have_text("No connection")
+
+
+def test_log_out_tapped_with_no_connection_keeps_the_taps_that_wait(
+    open_tablet, log_in, member, game
+):
+    tablet = open_table(open_tablet, log_in, member, game)
+    tablet.context.set_offline(True)
+    row(tablet, names(game)[0]).get_by_role("button", name="May I?").click()
+    tablet.get_by_role("button", name=re.compile("Log out")).click()  # fails: no connection
+    expect(tablet.get_by_role("heading", level=1)).to_have_text("No connection")
+    tablet.go_back()
+    tablet.context.set_offline(False)
+    tablet.reload()
+    expect(coins_left(tablet, names(game)[0])).to_have_count(1)
+    tablet.wait_for_timeout(1_000)
+    assert count(Event.Kind.MAY_I) == 1
 
 
 def kept_queue(game, member, **changes):
