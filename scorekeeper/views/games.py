@@ -1,10 +1,12 @@
 """The table: the round screen and its taps, score entry, round edits and the history."""
 
 import json
+import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -46,9 +48,15 @@ def table_page(
             round_=board.current,
             entered=selectors.scores_taken_back(board.current),
         )
+    offline_form = None
+    if board.current and not board.scoring and game.member_role != Role.VIEWER:
+        # Every player's row, for the score entry a tablet shows by itself when "Went out" is
+        # tapped with no connection (score_entry_offline.html).
+        offline_form = ScoreForm(round_=board.current, editing=True)
     context = {
         "board": board,
         "game": game,
+        "offline_score_rows": offline_form.rows(board.lines) if offline_form else [],
         "message": message,
         "message_level": message_level,
         "photo": photo,
@@ -73,9 +81,24 @@ def keypad(board):
     return {"ranks": list(points), "points_json": json.dumps(points)}
 
 
+# A tap sent from a tablet's offline queue carries an id of the tablet's making (X-Tap-Id), kept
+# a week for its member: a copy sent again, its first answer lost to the connection or a reload,
+# is answered as saved (X-Tap-Saved) rather than refused as stale, so the taps queued after it
+# go on. The version check alone already keeps a copy from counting twice.
+TAP_ID = re.compile(r"[0-9A-Za-z-]{16,64}")
+TAP_KEPT_SECONDS = 7 * 24 * 60 * 60
+
+
+def tap_key(request) -> str | None:
+    tap = request.headers.get("X-Tap-Id", "")
+    return f"tap:{request.user.pk}:{tap}" if TAP_ID.fullmatch(tap) else None
+
+
 def _after_write(request, game, *, saved: str = ""):
     """The table after a tap: for htmx its fragment, else the page again. `saved`, if given, is
     said on it (a confirmation of a tap whose effect is not plain to see)."""
+    if key := tap_key(request):
+        cache.set(key, game.version, TAP_KEPT_SECONDS)
     if request.htmx:
         return table_page(request, game, message=saved, message_level="success")
     if saved:
@@ -84,8 +107,14 @@ def _after_write(request, game, *, saved: str = ""):
 
 
 def table_page_refused(request, game, refusal: services.ActionRefused):
-    """The table page, fresh, with the reason a tap was refused (409 for a stale screen)."""
+    """The table page, fresh, with the reason a tap was refused (409 for a stale screen); or,
+    for a queued tap sent again that was saved the first time, the table as saved."""
     game.refresh_from_db()
+    key = tap_key(request) if isinstance(refusal, services.StaleState) else None
+    if key and cache.get(key) is not None:
+        response = table_page(request, game)
+        response["X-Tap-Saved"] = "before"
+        return response
     status = 409 if isinstance(refusal, services.StaleState) else 200
     return table_page(request, game, message=str(refusal), status=status)
 

@@ -1,5 +1,7 @@
 // Following a table live: polling with ETags, the connection banner, taps made while offline or
 // answered with an error, the screen kept awake, and copying the TV link. Event delegation, so htmx swaps keep it working.
+// A round screen's taps made with no connection wait in an ordered queue kept on the tablet
+// (localStorage), shown on the screen as made, and are sent once, in order, when it is back.
 (function () {
   "use strict";
 
@@ -12,7 +14,9 @@
   const isTap = (event) => event.detail.requestConfig.verb !== "get";
   let tapInFlight = false;
   let taps = 0; // taps sent so far: a poll sent before the latest one may answer with older news
-  let waiting = null; // the tap made while offline: { elt, send }
+  // A write made offline that is no round-screen tap (the checker's, a photo, the TV link): it
+  // waits alone, buttons held, and is sent once back. Round-screen taps queue (below).
+  let waiting = null; // { elt, send }
   let dropped = false; // a tap was on its way when the connection dropped: its fate is unknown
 
   // The connection banner, created once; a polite live region so screen readers hear it.
@@ -37,7 +41,8 @@
     if (banner && Date.now() >= keepUntil) banner.hidden = true;
   }
 
-  // While a tap waits for the connection, no other tap can be made: each says why.
+  // While a write waits that the screen cannot show, or taps that waited are being sent, no
+  // other tap can be made: each button says why.
   function holdButtons(hold) {
     document.querySelectorAll("main form button:not([type=button])").forEach((button) => {
       if (hold && !button.disabled) {
@@ -56,13 +61,19 @@
   const OFFLINE_TV = "No connection. The scores update again once it is back.";
   const offline = () => (document.querySelector("main form button") ? OFFLINE : OFFLINE_TV);
   const WAITING = "No connection. Your tap waits and is sent once the connection is back.";
+  const waitingFor = (count) =>
+    count === 1 ? WAITING : `No connection. Your ${count} taps wait and are sent, in order, once the connection is back.`;
   const DROPPED =
     "The connection dropped while your tap was on its way. The table updates when it is back: " +
     "check it, and tap again if your tap is not there.";
 
-  window.addEventListener("offline", () => say(waiting ? WAITING : offline()));
+  window.addEventListener("offline", () => {
+    const queued = queueHere().length;
+    say(queued ? waitingFor(queued) : waiting ? WAITING : offline());
+  });
   window.addEventListener("online", () => {
     quiet();
+    flush();
     if (!waiting) return;
     const { elt, send } = waiting;
     waiting = null;
@@ -79,11 +90,20 @@
   document.addEventListener("htmx:confirm", (event) => {
     const { elt, verb } = event.detail;
     if (isPoll(elt)) {
-      // No poll while offline, hidden, or while a tap is on its way: its answer is fresher.
-      if (!navigator.onLine || document.hidden || tapInFlight || waiting) event.preventDefault();
+      // No poll while offline, hidden, or while a tap is on its way or waits: its answer is
+      // fresher, and the screen shows the taps that wait.
+      const busy = tapInFlight || waiting || flushing || queueHere().length;
+      if (!navigator.onLine || document.hidden || busy) event.preventDefault();
       return;
     }
     if (verb === "get") return;
+    const kind = tapKind(event.detail.path);
+    if (kind && (!navigator.onLine || flushing || queueHere().length)) {
+      // Behind the taps that wait, in order, whatever the connection.
+      event.preventDefault();
+      if (!flushing) queueTap(event.detail, kind);
+      return;
+    }
     if (!navigator.onLine) {
       // Sent once when the connection is back; the table's version check refuses it then if
       // somebody else changed the table meanwhile, and the player is told.
@@ -138,6 +158,10 @@
     if (isTap(event)) {
       tapInFlight = false;
       clearTimeout(sendingTimer);
+    }
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if ((status === 200 || status === 409) && event.detail.target && event.detail.target.id === "table") {
+      shown(event.detail.xhr.responseText);
     }
     if (!event.detail.xhr || event.detail.xhr.status === 0) return; // a send error or an abort
     if (dropped) {
@@ -194,12 +218,451 @@
       root.dataset.awake = "refused"; // battery saver, or no permission: the table still works
     }
   }
-  // The browser releases the lock when the page is hidden; ask again when it is back.
+  // The browser releases the lock when the page is hidden; ask again when it is back. A tablet
+  // that slept may have missed the connection coming back: the taps that wait go now.
   document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("visibilitychange", () => document.hidden || flush());
   document.addEventListener("DOMContentLoaded", () => {
     keepAwake();
     if (!navigator.onLine) say(offline());
+    tableLoaded();
   });
+
+  // ---- The queue of taps made with no connection ----
+  // One a table, in localStorage under "sk:queue:<table id>": { app, format, table, user, items },
+  // each item { id, kind, url, version, label, state, fields } in the order the taps were made.
+  // Each carries the version of the screen it was made on, as the forms do: the version shown
+  // for the first, one more for each after it, as each tap saved moves it on by one. So the
+  // server refuses one made on a table somebody else changed meanwhile (409, naming what
+  // changed), and the rest are then dropped with a note, never sent against a table the player
+  // did not see. Each goes with its id (X-Tap-Id): sent again after its answer was lost (the
+  // connection, or a reload), the server says it was saved the first time; it never counts twice.
+  const QUEUE_FORMAT = 1;
+  const APP = "scorekeeper";
+  const KINDS = ["may-i", "went-down", "shanghai", "went-out", "score", "undo"];
+  const FIELD = /^(seat|discarder|rummy|(cards|points)_[0-9]{1,19})$/;
+  const TAP_ID = /^[0-9A-Za-z-]{16,64}$/;
+  const MOST_TAPS = 200;
+  const TABLES = "sk-tables-v1"; // the service worker's cache of the table each screen showed last
+  let flushing = false;
+  let retryTimer = null;
+  let pristine = null; // the table as the server sent it, before the taps that wait were shown
+  let queueHeld = false; // the taps that wait could not all be shown: no other can be made
+
+  function here() {
+    const live = document.getElementById("live");
+    if (!live || !live.dataset.table || !document.getElementById("table")) return null;
+    return { table: Number(live.dataset.table), user: Number(live.dataset.user) };
+  }
+  const queueKey = (table) => `sk:queue:${table}`;
+  // The hands typed for a round, kept by app.js: done with once the round is saved.
+  function forgetDraft() {
+    try {
+      localStorage.removeItem(`sk:draft:${here().table}`);
+    } catch {
+      // No storage: no draft either.
+    }
+  }
+  const shownVersion = () => Number(document.getElementById("table").dataset.version);
+
+  function tapKind(path) {
+    const where = here();
+    if (!where || !path) return null;
+    const match = /^\/tables\/([0-9]+)\/([a-z-]+)\/$/.exec(new URL(path, location.href).pathname);
+    return match && Number(match[1]) === where.table && KINDS.includes(match[2]) ? match[2] : null;
+  }
+
+  const text = (value, most = 200) => typeof value === "string" && value.length <= most;
+  function itemFine(item, index, items, table) {
+    return Boolean(
+      item && typeof item === "object" && text(item.id) && TAP_ID.test(item.id) &&
+      KINDS.includes(item.kind) && item.url === `/tables/${table}/${item.kind}/` &&
+      Number.isInteger(item.version) && item.version >= 0 &&
+      item.version === items[0].version + index && text(item.label) &&
+      (item.state === "waiting" || item.state === "sending") &&
+      Array.isArray(item.fields) && item.fields.length <= 40 &&
+      item.fields.every(
+        (pair) => Array.isArray(pair) && pair.length === 2 && text(pair[0]) && FIELD.test(pair[0]) && text(pair[1]),
+      ),
+    );
+  }
+
+  // Why what is kept under this table's key cannot be sent, in the player's words, or "".
+  function queueProblem(raw, where) {
+    const NOT_READ = "Taps kept on this tablet for this table could not be read, so they were not sent.";
+    let kept;
+    try {
+      kept = JSON.parse(raw);
+    } catch {
+      return NOT_READ;
+    }
+    if (!kept || typeof kept !== "object" || kept.app !== APP) return NOT_READ;
+    if (kept.format !== QUEUE_FORMAT) {
+      return "Taps kept on this tablet by another version of the app were not sent.";
+    }
+    if (kept.table !== where.table) return "Taps kept on this tablet for another table were not sent.";
+    if (kept.user !== where.user) return "Taps made on this tablet by another account were not sent.";
+    const items = kept.items;
+    if (!Array.isArray(items) || items.length > MOST_TAPS) return NOT_READ;
+    if (!items.every((item, index) => itemFine(item, index, items, where.table))) return NOT_READ;
+    return "";
+  }
+
+  // The taps that wait at this table, oldest first; what cannot be trusted is set aside, never sent.
+  function queueHere() {
+    const where = here();
+    if (!where) return [];
+    let raw = null;
+    try {
+      raw = localStorage.getItem(queueKey(where.table));
+    } catch {
+      return []; // no storage here (refused by the browser): taps cannot wait, as before
+    }
+    if (raw === null) return [];
+    const problem = queueProblem(raw, where);
+    if (problem) {
+      localStorage.removeItem(queueKey(where.table));
+      note(problem);
+      return [];
+    }
+    return JSON.parse(raw).items;
+  }
+
+  // Whether the taps that wait could be kept (a full or refused storage cannot).
+  function queueKeep(items) {
+    const where = here();
+    try {
+      if (!items.length) localStorage.removeItem(queueKey(where.table));
+      else {
+        const kept = { app: APP, format: QUEUE_FORMAT, table: where.table, user: where.user, items };
+        localStorage.setItem(queueKey(where.table), JSON.stringify(kept));
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // A note above the table that stays until dismissed (app.js), or the banner on other pages.
+  const note = (message) => (window.tableNote ? window.tableNote(message) : say(message, "", 10e3));
+
+  function tapId() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+
+  const nameOf = (seat) => document.getElementById(`player-${seat}`)?.textContent.trim() || "A player";
+  const valueOf = (item, name) => (item.fields.find(([field]) => field === name) || [])[1];
+
+  // What a tap was, in the history's words, for the undo bar and the notes.
+  function labelOf(kind, fields) {
+    const item = { fields };
+    const who = nameOf(valueOf(item, "seat"));
+    if (kind === "may-i") return `${who}: May I?`;
+    if (kind === "went-down") return `${who} went down`;
+    if (kind === "went-out") return `${who} went out${valueOf(item, "rummy") ? " in one turn" : ""}`;
+    if (kind === "shanghai") {
+      const discarder = valueOf(item, "discarder");
+      return discarder ? `${who} claimed ${nameOf(discarder)}'s discard` : `${who} protected own discard`;
+    }
+    if (kind === "score") return `the scores of contract ${document.getElementById("table").dataset.contract}`;
+    return "Undo";
+  }
+
+  // Undo takes back the last tap that waits: it was never sent.
+  function takeBack() {
+    const items = queueHere();
+    if (flushing || !items.length) return;
+    const last = items.pop();
+    queueKeep(items);
+    redraw(items);
+    say(`Taken back before it was sent: ${last.label}.`, "", 6e3);
+    if (items.length) setTimeout(() => !flushing && say(waitingFor(items.length)), 6e3);
+  }
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("[data-take-back]")) takeBack();
+  });
+
+  function queueTap(detail, kind) {
+    const items = queueHere();
+    if (kind === "undo" && items.length) {
+      takeBack();
+      return;
+    }
+    const elt = detail.elt;
+    const form = elt.closest("form");
+    const submitter = elt.form === form && elt.matches("button") ? elt : detail.triggeringEvent?.submitter;
+    const data = submitter && submitter.form === form ? new FormData(form, submitter) : new FormData(form);
+    const fields = Array.from(data).filter(([name, value]) => typeof value === "string" && FIELD.test(name));
+    const version = items.length ? items.at(-1).version + 1 : shownVersion();
+    const url = new URL(detail.path, location.href).pathname;
+    const item = { id: tapId(), kind, url, version, label: labelOf(kind, fields), state: "waiting", fields };
+    items.push(item);
+    if (!queueKeep(items)) {
+      say("This tablet could not keep your tap (its storage is full or refused): it was not sent. Try again once the connection is back.", "", 10e3);
+      return;
+    }
+    if (!show(item)) {
+      queueHeld = true;
+      holdButtons(true);
+    }
+    showLast(item);
+    if (navigator.onLine) flush();
+    else say(waitingFor(items.length));
+  }
+
+  // ---- What a tap that waits looks like on the screen: as if it had been saved ----
+  function rowOf(seat) {
+    for (const input of document.querySelectorAll("#table form.player-row input[name=seat]")) {
+      if (input.value === seat) return input.form;
+    }
+    return null;
+  }
+
+  const shows = {
+    "may-i"(item) {
+      const row = rowOf(valueOf(item, "seat"));
+      const coin = row?.querySelector(".coin:not(.spent)");
+      if (!coin) return Boolean(row); // none left: the server says so when it is sent
+      coin.classList.add("spent", "queued");
+      const left = row.querySelectorAll(".coin:not(.spent)").length;
+      row.querySelector(".may-i-left").textContent = `${left} May I?${left === 1 ? "" : "s"} left`;
+      return true;
+    },
+    "went-down"(item) {
+      const row = rowOf(valueOf(item, "seat"));
+      if (!row) return false;
+      row.classList.add("down");
+      if (!row.querySelector(".who .badge.ok")) {
+        const badge = document.createElement("span");
+        badge.className = "badge ok queued";
+        badge.textContent = "Down";
+        row.querySelector(".who").append(badge);
+      }
+      row.querySelector("button[hx-post$='/went-down/']")?.setAttribute("disabled", "");
+      row.querySelector("button[name=rummy]")?.remove();
+      return true;
+    },
+    shanghai(item) {
+      const row = rowOf(valueOf(item, "seat"));
+      if (!row) return false;
+      const tally = row.querySelector(".tally");
+      let badge = tally.querySelector(".badge.calls");
+      const calls = (badge ? parseInt(badge.textContent, 10) || 0 : 0) + 1;
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "badge calls";
+        tally.append(badge);
+      }
+      badge.classList.add("queued");
+      badge.textContent = `${calls} Shanghai call${calls === 1 ? "" : "s"}`;
+      row.querySelector("details.shanghai")?.removeAttribute("open");
+      return true;
+    },
+    // The score entry comes from the page itself (score_entry_offline.html): every player's
+    // row, that of whoever went out taken out.
+    "went-out"(item) {
+      const template = document.getElementById("score-entry-offline");
+      const players = document.querySelector("#table .players");
+      if (!template || !players) return false;
+      const seat = valueOf(item, "seat");
+      const name = nameOf(seat);
+      const form = template.content.firstElementChild.cloneNode(true);
+      form.querySelector(`fieldset.hand-entry[data-seat="${CSS.escape(seat)}"]`)?.remove();
+      form.querySelector("[data-went-out]").textContent = name;
+      players.replaceWith(form);
+      document.getElementById("table").classList.add("scoring");
+      htmx.process(form);
+      return true;
+    },
+    // Saved, the hands wait with the taps before them; Undo takes them back to be corrected.
+    score(item) {
+      const form = document.querySelector("#table form.score-entry");
+      if (!form) return false;
+      for (const [name, value] of item.fields) {
+        if (form.elements[name]) form.elements[name].value = value;
+      }
+      form.querySelectorAll("input, button").forEach((control) => (control.disabled = true));
+      const waits = document.createElement("p");
+      waits.className = "queued-note";
+      waits.textContent = "These hands wait to be sent: the next contract shows once the connection is back.";
+      form.querySelector("button.save").after(waits);
+      return true;
+    },
+    undo: () => false, // what it takes back is the server's to say: the screen waits for it
+  };
+  const show = (item) => shows[item.kind](item);
+
+  // The undo bar names the last tap that waits, and its Undo takes it back (a new table's has
+  // none until something was saved: one is added).
+  function showLast(item) {
+    const bar = document.querySelector("#table .undo-bar");
+    const last = bar?.querySelector(":scope > span");
+    if (!last) return;
+    last.textContent = `Last: ${item.label} (waits to be sent)`;
+    last.classList.remove("muted");
+    if (bar.querySelector("form, [data-take-back]")) return;
+    const undo = document.createElement("button");
+    undo.type = "button";
+    undo.className = "secondary outline";
+    undo.dataset.takeBack = "";
+    undo.textContent = "↶ Undo";
+    last.after(undo);
+  }
+
+  // The taps that wait, shown on the table the server sent; if they were made on another
+  // version of it, or one cannot be shown, the buttons wait until they are sent.
+  function showAll(items) {
+    const shownFine = items.length === 0 || items[0].version === shownVersion();
+    const fine = shownFine && items.every(show);
+    queueHeld = !fine && items.length > 0;
+    holdButtons(queueHeld);
+    if (items.length) showLast(items.at(-1));
+    document.dispatchEvent(new CustomEvent("scorekeeper:shown"));
+  }
+
+  // The table as the server sent it again, and the taps that still wait on it.
+  function redraw(items) {
+    if (pristine) htmx.swap(document.getElementById("table"), pristine, { swapStyle: "outerHTML" });
+    showAll(items);
+  }
+
+  // The server's table, kept: to draw again under the taps that wait, and for the service worker
+  // to show if the page is loaded again with no connection. Never with a tap's refusal in it.
+  function shown(html) {
+    const table = new DOMParser().parseFromString(html, "text/html").getElementById("table");
+    if (!table) return;
+    table.querySelectorAll(".message").forEach((message) => message.remove());
+    pristine = table.outerHTML;
+    if (!window.caches) return;
+    const where = location.origin + location.pathname;
+    const copy = new Response(pristine, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+    caches.open(TABLES).then((cache) => cache.put(where, copy)).catch(() => {});
+  }
+
+  async function tableLoaded() {
+    if (!here()) return;
+    // The page may be the service worker's copy of an older table: the last one shown is newer.
+    try {
+      const kept = window.caches && (await caches.match(location.origin + location.pathname, { cacheName: TABLES }));
+      const html = kept ? await kept.text() : "";
+      const table = html && new DOMParser().parseFromString(html, "text/html").getElementById("table");
+      if (table && Number(table.dataset.version) > shownVersion()) {
+        htmx.swap(document.getElementById("table"), html, { swapStyle: "outerHTML" });
+      }
+    } catch {
+      // No copy to read: the page is what there is.
+    }
+    pristine = document.getElementById("table").outerHTML;
+    const items = queueHere();
+    showAll(items);
+    if (!items.length) return;
+    if (navigator.onLine) flush();
+    else say(waitingFor(items.length));
+  }
+
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    } catch {
+      return "";
+    }
+  }
+
+  // Each tap that waits, sent in order once the connection is back; the screen then shows the
+  // server's answer to the last. Buttons wait meanwhile.
+  async function flush() {
+    if (flushing || !navigator.onLine || !here()) return;
+    let items = queueHere();
+    if (!items.length) return;
+    flushing = true;
+    clearTimeout(retryTimer);
+    holdButtons(true);
+    say(items.length === 1 ? "Sending your tap…" : `Sending your ${items.length} taps…`, "sending");
+    let answer = null;
+    let outcome = "sent";
+    let dropped = [];
+    let failedStatus = 0;
+    while (items.length) {
+      const item = items[0];
+      item.state = "sending"; // a reload from here on sends it again, with its id
+      queueKeep(items);
+      taps += 1; // a poll sent before it may answer with older news
+      let response, body;
+      try {
+        response = await fetch(item.url, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: {
+            "HX-Request": "true",
+            "HX-Target": "table",
+            "HX-Current-URL": location.href,
+            "X-Tap-Id": item.id,
+            "X-CSRFToken": csrfToken(),
+          },
+          body: new URLSearchParams([["version", String(item.version)], ...item.fields]),
+        });
+        body = await response.text();
+      } catch {
+        outcome = "dropped"; // it may have arrived: sent again, with its id, once it is back
+        break;
+      }
+      const login = response.headers.get("HX-Redirect");
+      if (login) {
+        // Logged out meanwhile: the taps wait for this member to log in again.
+        location.href = login;
+        flushing = false;
+        return;
+      }
+      if (response.status >= 500 || response.status === 429) {
+        outcome = "retry"; // nothing was saved: the same tap goes again in a moment
+        break;
+      }
+      const table = [200, 409].includes(response.status)
+        ? new DOMParser().parseFromString(body, "text/html").getElementById("table")
+        : null;
+      items.shift();
+      if (table) answer = body;
+      const saved =
+        response.status === 200 &&
+        table &&
+        (Number(table.dataset.version) === item.version + 1 || response.headers.has("X-Tap-Saved"));
+      if (saved) {
+        if (item.kind === "score") forgetDraft();
+        queueKeep(items);
+        continue;
+      }
+      // Refused (the table changed meanwhile, or the server said no): what was made after it
+      // was made on a table that never was. The answer says why; the rest is not sent.
+      outcome = table ? "refused" : "failed";
+      failedStatus = response.status;
+      dropped = items;
+      items = [];
+      queueKeep(items);
+    }
+    flushing = false;
+    holdButtons(false);
+    if (answer !== null) {
+      htmx.swap(document.getElementById("table"), answer, { swapStyle: "outerHTML" });
+      shown(answer);
+      showAll(items);
+    } else {
+      holdButtons(queueHeld && items.length > 0);
+    }
+    if (dropped.length) {
+      const labels = dropped.map((item) => item.label).join("; ");
+      const count = dropped.length === 1 ? "1 more tap" : `${dropped.length} more taps`;
+      note(`${count} made with no connection ${dropped.length === 1 ? "was" : "were"} not sent, as the table was not what ${dropped.length === 1 ? "it was" : "they were"} made on: ${labels}. Tap again what still applies.`);
+    }
+    if (outcome === "sent" || outcome === "refused") quiet();
+    else if (outcome === "failed") say(failure(failedStatus, true), "", 10e3);
+    else {
+      const count = items.length === 1 ? "Your tap waits" : `Your ${items.length} taps wait`;
+      const why = outcome === "retry" ? "The server had a problem" : "The connection dropped while sending";
+      say(`${why}. ${count} and ${items.length === 1 ? "is" : "are"} sent again in a moment; none counts twice.`);
+      retryTimer = setTimeout(flush, 3e3);
+    }
+  }
 
   // The TV link's Copy button: only with JavaScript (without, the address can be selected).
   function showCopyButtons() {

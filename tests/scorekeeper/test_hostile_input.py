@@ -354,6 +354,7 @@ NOT_FORMS = {
     "healthz": "no input",
     "sessions_end": "a button, no input",
     "security_txt": "no input",
+    "service_worker": "a static script, no input",
     "game": "the round screen: its forms post to the endpoints above",
     "game_live": "the poll: only If-None-Match, checked in test_views_live",
     "history": "a list, no input",

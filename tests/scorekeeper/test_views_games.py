@@ -6,13 +6,14 @@ import html
 import pytest
 from django.urls import reverse
 
-from scorekeeper.models import Event, Game, Hand
+from scorekeeper.models import Event, Game, Hand, Membership, Role
 from tests.factories import (
     bad_seat,
     go_out,
     make_club,
     make_game,
     make_player,
+    make_user,
     member_of,
     play_round,
     post_refused,
@@ -431,3 +432,90 @@ def test_saving_scores_takes_the_same_queries_at_any_contract(
         response = post(client, "score", game, htmx=True, version=game.version, **entries)
     assert response.status_code == 200
     assert game.rounds.filter(number=played + 1, finished_at__isnull=False).exists()
+
+
+TAP = {"HX-Request": "true", "X-Tap-Id": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"}
+
+
+def test_a_queued_tap_sent_again_with_its_id_is_answered_as_saved_and_counts_once(
+    client, member, game
+):
+    # A tablet's offline queue sends each tap with its id; a reload or a cut connection can
+    # lose the first answer, and the tablet sends the tap again with the same id.
+    data = {"version": game.version, "seat": first_seat(game).pk}
+    first = client.post(url("may_i", game), data, headers=TAP)
+    assert first.status_code == 200 and "X-Tap-Saved" not in first
+    again = client.post(url("may_i", game), data, headers=TAP)
+    assert again.status_code == 200
+    assert again["X-Tap-Saved"] == "before"
+    assert again.content.lstrip().startswith(b'<div id="table"')
+    assert f'data-version="{game.version + 1}"' in again.content.decode()
+    assert Event.objects.filter(kind=Event.Kind.MAY_I).count() == 1
+    assert Hand.objects.get(seat=first_seat(game)).may_i_used == 1
+
+
+@pytest.mark.parametrize("tap_id", [None, "short", "not/an/id-0123456789abcdef", "x" * 65])
+def test_a_copy_without_a_good_tap_id_is_refused_as_stale(client, member, game, tap_id):
+    headers = {"HX-Request": "true"} | ({"X-Tap-Id": tap_id} if tap_id else {})
+    data = {"version": game.version, "seat": first_seat(game).pk}
+    assert client.post(url("may_i", game), data, headers=headers).status_code == 200
+    again = client.post(url("may_i", game), data, headers=headers)
+    assert again.status_code == 409
+    assert "X-Tap-Saved" not in again
+    assert Event.objects.filter(kind=Event.Kind.MAY_I).count() == 1
+
+
+def test_a_tap_id_is_its_members_only(client, member, game):
+    data = {"version": game.version, "seat": first_seat(game).pk}
+    client.post(url("may_i", game), data, headers=TAP)
+    other = make_user()
+    Membership.objects.create(club=game.club, user=other, role=Role.SCORER)
+    client.force_login(other)
+    again = client.post(url("may_i", game), data, headers=TAP)
+    assert again.status_code == 409
+    assert "X-Tap-Saved" not in again
+
+
+def test_a_queued_tap_refused_the_first_time_is_refused_again(client, member, game):
+    stale = game.version
+    post(client, "may_i", game, htmx=True, seat=first_seat(game).pk)
+    data = {"version": stale, "seat": first_seat(game).pk}
+    for _ in range(2):
+        response = client.post(url("went_down", game), data, headers=TAP)
+        assert response.status_code == 409
+        assert "X-Tap-Saved" not in response
+    assert not Hand.objects.get(seat=first_seat(game)).went_down
+
+
+def test_a_queued_score_sent_again_is_answered_as_saved(client, member, game):
+    go_out(game, first_seat(game))
+    data = {"version": game.version} | {
+        f"points_{seat.pk}": "10" for seat in game.seats.order_by("position")[1:]
+    }
+    assert client.post(url("score", game), data, headers=TAP).status_code == 200
+    again = client.post(url("score", game), data, headers=TAP)
+    assert (again.status_code, again["X-Tap-Saved"]) == (200, "before")
+    assert Event.objects.filter(kind=Event.Kind.ROUND_SCORED).count() == 1
+
+
+def test_a_scorers_round_screen_carries_every_players_row_for_score_entry_offline(
+    client, member, game
+):
+    page = text_of(client.get(game.get_absolute_url()))
+    template = page[page.index('<template id="score-entry-offline">') :]
+    template = template[: template.index("</template>")]
+    for seat in game.seats.all():
+        assert f'name="cards_{seat.pk}"' in template
+        assert f'name="points_{seat.pk}"' in template
+    assert "Save contract 1 and deal the next" in template
+    assert 'type="file"' not in template  # a photo is read by a worker: not without a connection
+
+
+def test_a_round_being_scored_or_a_viewers_screen_has_no_offline_score_entry(client, member, game):
+    viewer = make_user()
+    Membership.objects.create(club=game.club, user=viewer, role=Role.VIEWER)
+    client.force_login(viewer)
+    assert "score-entry-offline" not in text_of(client.get(game.get_absolute_url()))
+    go_out(game, first_seat(game))
+    client.force_login(member)
+    assert "score-entry-offline" not in text_of(client.get(game.get_absolute_url()))

@@ -28,6 +28,7 @@ ENDPOINTS = {
     "home": ("signed-in", "-"),
     "healthz": ("anyone", "-"),
     "security_txt": ("anyone", "-"),
+    "service_worker": ("anyone", "-"),
     "signup": ("anyone", "anyone"),
     "account": ("signed-in", "signed-in"),
     "account_delete": ("-", "signed-in"),

@@ -49,11 +49,18 @@ def chromium():
 def open_tablet(chromium, live_server):
     """Opens fresh pages at 1024x768, each a device of its own (its own cookies), whose relative
     URLs go to the live server. None may report an error, except those a test says it expects
-    (`expected`, a pattern: a cut network makes the browser report failed requests)."""
+    (`expected`, a pattern: a cut network makes the browser report failed requests). Service
+    workers are blocked unless a test allows them (`service_workers="allow"`): with one, the
+    page's requests go through it, where `page.route` no longer sees them."""
     contexts, errors = [], []
 
-    def open_tablet(*, expected: str | None = None, viewport=TABLET):
-        context = chromium.new_context(viewport=viewport, base_url=live_server.url, has_touch=True)
+    def open_tablet(*, expected: str | None = None, viewport=TABLET, service_workers="block"):
+        context = chromium.new_context(
+            viewport=viewport,
+            base_url=live_server.url,
+            has_touch=True,
+            service_workers=service_workers,
+        )
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
