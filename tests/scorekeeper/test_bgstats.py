@@ -16,7 +16,8 @@ from scorekeeper.selectors import game_board
 from scorekeeper.selectors.bgstats import bgstats_play, bgstats_url
 from tests.factories import finish_game, make_club, make_game, make_player, make_user, play_round
 
-pytestmark = pytest.mark.django_db
+# slow: finished tables played through the services.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # The play's fields as BG Stats documents them, with the JSON type of each ("Push plays to BG
 # Stats from other apps or websites", bgstatsapp.com/support/): the example play's every field.

@@ -30,7 +30,8 @@ from tests.factories import (
     seats,
 )
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
+# slow: finished tables played through the services.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media"), pytest.mark.slow]
 
 PHOTOS = Path(__file__).resolve().parents[1] / "recognition" / "photos"
 PHOTO = PHOTOS / "phone_010.jpg"

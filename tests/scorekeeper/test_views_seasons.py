@@ -20,7 +20,8 @@ from tests.factories import (
     run_tasks,
 )
 
-pytestmark = pytest.mark.django_db
+# slow: finished tables played through the services.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def text(response) -> str:

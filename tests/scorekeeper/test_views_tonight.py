@@ -25,7 +25,8 @@ from tests.factories import (
     play_round,
 )
 
-pytestmark = pytest.mark.django_db
+# slow: finished tables played through the services.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 HTMX = {"HX-Request": "true"}
 
