@@ -31,6 +31,7 @@ from rules.standings import places
 from scorekeeper import services
 from scorekeeper.models import Club, Game, Hand, Result, Round, Seat
 from scorekeeper.services.ratings import ratings_rate
+from scorekeeper.services.tallies import tallies_change
 
 PLAYERS = 12
 SEATS = 5
@@ -44,7 +45,7 @@ class Rollback(Exception):
 def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Club:
     """A club of `players` with `games` finished five-player tables of the seed rules' seven
     rounds, written in bulk (the services would take minutes at 10,000 tables), with the
-    results and ratings the services would have kept."""
+    results, ratings, head to head and points left the services would have kept."""
     dice = random.Random(seed)
     club = services.club_create(user=user, name="Bench club")
     roster = [
@@ -100,6 +101,7 @@ def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Clu
         results.extend(_results(tables, by_game, hands, len(house_rules.contracts)))
     ratings_rate(results)
     Result.objects.bulk_create(results, batch_size=2000)
+    tallies_change(added=results)
     return club
 
 
