@@ -32,7 +32,7 @@ def test_bench_standings_prints_a_table_and_one_json_line_last():
     pages = ("standings", "player", "club", "new table")
     assert {page: figures[page]["queries"] for page in pages} == {
         "standings": 7,  # with whether a recount is waiting
-        "player": 8,
+        "player": 9,  # head to head and points left apart
         "club": 13,  # likewise
         "new table": 12,
     }
