@@ -1,12 +1,15 @@
 """Time the standings, a player page, the club page and the new-table page over a throw-away
-club of N tables (and P players: 500 is the most a club keeps).
+club of N tables (and P players: 500 is the most a club keeps), or over clubs of several sizes
+in turn, to see how each page grows with the club's history.
 
     python manage.py bench_standings --games 1000 [--players 500]
+    python manage.py bench_standings --sizes 1000 10000
 
 Seeds a club of twelve players (or P) with N finished five-player tables of seven rounds (in a
 SQLite file in a temporary folder, unless DATABASE_URL is set; everything is rolled back at the
-end), renders each page through the full Django stack with the test client, and prints a table;
-the last line is one JSON object."""
+end, each size's club before the next is seeded), renders each page through the full Django
+stack with the test client, and prints a table; the last line is one JSON object: the pages'
+figures, or with --sizes, {"players": P, "sizes": [the figures of each size, with "games"]}."""
 
 import json
 import os
@@ -36,6 +39,7 @@ from scorekeeper.services.tallies import tallies_change
 PLAYERS = 12
 SEATS = 5
 CHUNK = 500
+PAGES = ("standings", "player", "club", "new table")
 
 
 class Rollback(Exception):
@@ -150,27 +154,49 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=1000, help="finished tables to seed")
+        parser.add_argument(
+            "--sizes",
+            type=int,
+            nargs="+",
+            metavar="GAMES",
+            help="bench clubs of each of these many tables in turn (instead of --games)",
+        )
         parser.add_argument("--runs", type=int, default=15, help="timed renders of each page")
         parser.add_argument("--players", type=int, default=PLAYERS, help="players of the club")
 
-    def handle(self, *args, games: int, runs: int, players: int, **options):
+    def handle(self, *args, games: int, sizes, runs: int, players: int, **options):
         if not os.environ.get("DATABASE_URL"):
             folder = tempfile.mkdtemp(prefix="bench_standings_")
             connections.close_all()
             settings.DATABASES["default"]["NAME"] = Path(folder) / "bench.sqlite3"
             connections["default"].settings_dict["NAME"] = settings.DATABASES["default"]["NAME"]
             call_command("migrate", verbosity=0)
-        try:
-            with transaction.atomic():
-                figures = self._bench(games, runs, players)
-                raise Rollback
-        except Rollback:
-            pass
-        self.stdout.write(f"{'page':<10} {'median ms':>10} {'queries':>8}")
-        for page in ("standings", "player", "club", "new table"):
-            row = figures[page]
-            self.stdout.write(f"{page:<10} {row['median_ms']:>10} {row['queries']:>8}")
-        self.stdout.write(json.dumps({"games": games, "players": players, **figures}))
+        benched = []
+        for size in sizes or [games]:
+            # Each size seeds its own club, rolled back before the next.
+            try:
+                with transaction.atomic():
+                    benched.append({"games": size, **self._bench(size, runs, players)})
+                    raise Rollback
+            except Rollback:
+                pass
+        several = len(benched) > 1
+        self.stdout.write(
+            f"{'page':<10} {'median ms':>10} {'queries':>8}"
+            + (f" {'tables':>8}" if several else "")
+        )
+        for page in PAGES:
+            for figures in benched:
+                row = figures[page]
+                self.stdout.write(
+                    f"{page:<10} {row['median_ms']:>10} {row['queries']:>8}"
+                    + (f" {figures['games']:>8}" if several else "")
+                )
+        if sizes is None:
+            line = {"games": games, "players": players, **benched[0]}
+        else:
+            line = {"players": players, "sizes": benched}
+        self.stdout.write(json.dumps(line))
 
     def _bench(self, games: int, runs: int, players: int) -> dict:
         began = time.perf_counter()
