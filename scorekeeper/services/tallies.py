@@ -66,7 +66,8 @@ def _apply(model, key: str, fields: list[str], changes: dict) -> None:
     model.objects.bulk_create([row for row in counted if not row.pk])
 
 
-@transaction.atomic
+# No savepoint of its own inside a service's transaction: a failure fails the whole change.
+@transaction.atomic(savepoint=False)
 def tallies_change(*, removed: Iterable[Result] = (), added: Iterable[Result] = ()) -> None:
     """Take the `removed` results' tables out of their players' head to head and points left,
     and add the `added` ones'. Call it where those Result rows are deleted or written, holding
