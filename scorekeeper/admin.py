@@ -158,6 +158,26 @@ class ResultAdmin(ReadOnlyAdmin):
     list_select_related = ["game", "player"]
 
 
+@admin.register(models.Rivalry)
+class RivalryAdmin(ReadOnlyAdmin):
+    """Sums of the results, kept with them by the services (`results_rebuild` adds them up
+    again)."""
+
+    list_display = ["player", "other", "season", "games", "ahead", "behind"]
+    search_fields = ["player__name", "other__name"]
+    list_select_related = ["player", "other", "season"]
+
+
+@admin.register(models.PointsLeft)
+class PointsLeftAdmin(ReadOnlyAdmin):
+    """Sums of the results, kept with them by the services (`results_rebuild` adds them up
+    again)."""
+
+    list_display = ["player", "season", "contract", "rounds", "points"]
+    search_fields = ["player__name"]
+    list_select_related = ["player", "season"]
+
+
 @admin.register(models.OwnerAction)
 class OwnerActionAdmin(ReadOnlyAdmin):
     """The clubs' audit trails: what their owners did."""

@@ -551,6 +551,21 @@ class Result(models.Model):
         ]
         indexes = [
             models.Index(fields=["player", "finished_at", "game"], name="result_player_order"),
+            # Holds every figure a player page adds up, so they are summed from the index alone.
+            models.Index(
+                fields=[
+                    "player",
+                    "season",
+                    "place",
+                    "place_shared",
+                    "total",
+                    "rounds",
+                    "rounds_won",
+                    "shanghai_claims",
+                    "may_i_used",
+                ],
+                name="result_player_figures",
+            ),
             models.Index(fields=["club", "finished_at", "game"], name="result_club_order"),
             # Holds every column the standings add up, so they are summed from the index alone.
             models.Index(
@@ -572,6 +587,58 @@ class Result(models.Model):
 
     def __str__(self):
         return f"{self.player} placed {self.place} at {self.game}"
+
+
+class Rivalry(models.Model):
+    """How a player fared against another at the tables of a season they both finished: kept with
+    the results (scorekeeper.services.tallies), so a player page reads a row per rival and season
+    however many tables they shared. Removed when its last table is."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField()
+    # Tables the player finished ahead of the other, and behind (the rest, level).
+    ahead = models.PositiveIntegerField(default=0)
+    behind = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season", "other"], name="rivalry_unique"),
+            models.CheckConstraint(
+                condition=models.Q(games__gte=1) & models.Q(games__gte=F("ahead") + F("behind")),
+                name="rivalry_within_games",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player} against {self.other} in {self.season}"
+
+
+class PointsLeft(models.Model):
+    """The points a player was left holding at one contract over a season's finished tables, and
+    in how many rounds: kept with the results like `Rivalry`, for the player page's averages.
+    Removed when its last table is."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    contract = models.PositiveSmallIntegerField()
+    rounds = models.PositiveIntegerField()
+    points = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "points left"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "season", "contract"], name="points_left_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(contract__gte=1, rounds__gte=1), name="points_left_counted"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player}'s points left at contract {self.contract} in {self.season}"
 
 
 class MemberSession(models.Model):

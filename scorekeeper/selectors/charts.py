@@ -199,19 +199,22 @@ def running_totals_chart(board) -> LineChart | None:
     )
 
 
-def player_charts(name: str, series: list[dict]) -> list[LineChart]:
+def player_charts(name: str, series: list[dict], games: int | None = None) -> list[LineChart]:
     """A player's final total and rating after each finished table, oldest first: two charts,
-    as the two figures have different scales. `series` rows hold finished_at, total, rating."""
+    as the two figures have different scales. `series` rows hold finished_at, total, rating;
+    when the player finished more tables (`games`), they are the latest, and the charts say so."""
     if not series:
         return []
     days = [timezone.localtime(row["finished_at"]) for row in series]
     labels = [f"{day.day} {day:%b}" for day in days]
-    games = len(series)
+    tables = f"{len(series)} finished tables"
+    if games is not None and games > len(series):
+        tables = f"the last {len(series)} of {games:,} finished tables"
     totals = [row["total"] for row in series]
     ratings = [round(row["rating"], 1) for row in series]
 
     def chart(title: str, column: str, values: list, what: str, reading: str) -> LineChart:
-        description = f"{name}'s {what} of {games} finished tables, oldest first; {reading}"
+        description = f"{name}'s {what} of {tables}, oldest first; {reading}"
         return line_chart(
             title=title, description=description, labels=labels, series=[(column, values)]
         )

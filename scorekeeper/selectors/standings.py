@@ -1,6 +1,7 @@
 """Reads across a club's finished tables: standings, a player's record, the club's tables. Each
 runs a fixed number of queries however many tables there are, aggregating the Result rows that
-scorekeeper.ratings keeps (one per player per finished table) in the database."""
+scorekeeper.ratings keeps (one per player per finished table) in the database; a player's head
+to head and points left come from the sums kept with them (scorekeeper.services.tallies)."""
 
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -8,7 +9,7 @@ from datetime import datetime
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
 
-from scorekeeper.models import Club, Player, Result, Round, Season, Seat
+from scorekeeper.models import Club, Player, PointsLeft, Result, Rivalry, Round, Season, Seat
 
 # Until a player has finished this many tables their rating says little (it starts low, below
 # zero, and climbs as it grows surer): the standings say "new" instead.
@@ -274,11 +275,16 @@ class PlayerRecord:
 
 # What the player page's chart plots per table, in game order.
 SERIES = ("total", "place", "rating", "sigma", "trend")
+# The chart's tables: the player's latest this many (more points than this do not read on a
+# phone, and reading them all would make the page grow with the player's history).
+CHART_TABLES = 100
 
 
 def player_record(*, player: Player, season: Season | None, last: int = 10) -> PlayerRecord:
-    """The player's record, for a season or all time, in four queries (the player's results
-    summed, listed, the newest with their tables, and the club's names), however many."""
+    """The player's record, for a season or all time, in five queries, none of which reads
+    more of the player's tables than the chart shows: the figures summed from an index, head to
+    head and points left from the sums kept with the results (services/tallies.py), the
+    chart's latest CHART_TABLES tables, and the newest `last` with their tables."""
     results = _scoped(Result.objects.filter(player=player), season)
     row = results.aggregate(
         **{f"sum_{name}": aggregate for name, aggregate in _AGGREGATES.items()},
@@ -287,14 +293,8 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
     figures = {name: row[f"sum_{name}"] or 0 for name in _AGGREGATES}
     figures["best"] = row["sum_best"]
     places = {place: row[f"place_{place}"] for place in range(1, 6)}
-    rows = list(
-        results.order_by("finished_at", "game_id").values(
-            "game_id", "finished_at", *SERIES, "others", "points_left"
-        )
-    )
-    series = [{key: row[key] for key in ("game_id", "finished_at", *SERIES)} for row in rows]
-    tables = [(row["place"], row["others"], row["points_left"]) for row in rows]
-    names = dict(Player.objects.filter(club_id=player.club_id).values_list("pk", "name"))
+    newest = results.order_by("-finished_at", "-game_id")
+    series = list(newest.values("game_id", "finished_at", *SERIES)[:CHART_TABLES])[::-1]
     latest = series[-1] if series else {}
     return PlayerRecord(
         player=player,
@@ -304,41 +304,48 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
         rating=latest.get("rating"),
         sigma=latest.get("sigma"),
         trend=latest.get("trend"),
-        rivals=_rivals(tables, names),
-        contracts=_contracts(tables),
-        last_games=list(
-            results.select_related("game", "season").order_by("-finished_at", "-game_id")[:last]
-        ),
+        rivals=_rivals(player, season),
+        contracts=_contracts(player, season),
+        last_games=list(newest.select_related("game", "season")[:last]),
         series=series,
     )
 
 
-def _rivals(tables, names: dict[int, str]) -> list[Rival]:
-    """Head to head against every other player, from the places at the player's tables."""
-    rivals = {}
-    for place, others, _ in tables:
-        for other, their_place in others.items():
-            rival = rivals.setdefault(int(other), [0, 0, 0])
-            rival[0] += 1
-            rival[1] += place < their_place
-            rival[2] += place > their_place
+def _rivals(player: Player, season: Season | None) -> list[Rival]:
+    """Head to head against every other player, from the sums kept per season."""
+    rows = (
+        _scoped(Rivalry.objects.filter(player=player), season)
+        .order_by()
+        .values("other", "other__name")
+        .annotate(games=Sum("games"), ahead=Sum("ahead"), behind=Sum("behind"))
+    )
     found = [
-        Rival(player=Player(pk=pk, name=names[pk]), games=games, ahead=ahead, behind=behind)
-        for pk, (games, ahead, behind) in rivals.items()
+        Rival(
+            player=Player(pk=row["other"], name=row["other__name"]),
+            games=row["games"],
+            ahead=row["ahead"],
+            behind=row["behind"],
+        )
+        for row in rows
     ]
     return sorted(found, key=lambda rival: (-rival.games, rival.player.name))
 
 
-def _contracts(tables) -> list[dict]:
-    """Average points left in hand per contract, over the player's tables."""
-    sums = {}
-    for _, _, points_left in tables:
-        for number, points in enumerate(points_left, start=1):
-            total, rounds = sums.get(number, (0, 0))
-            sums[number] = (total + points, rounds + 1)
+def _contracts(player: Player, season: Season | None) -> list[dict]:
+    """Average points left in hand per contract, from the sums kept per season."""
+    rows = (
+        _scoped(PointsLeft.objects.filter(player=player), season)
+        .order_by("contract")
+        .values("contract")
+        .annotate(rounds=Sum("rounds"), points=Sum("points"))
+    )
     return [
-        {"number": number, "points": total / rounds, "rounds": rounds}
-        for number, (total, rounds) in sorted(sums.items())
+        {
+            "number": row["contract"],
+            "points": row["points"] / row["rounds"],
+            "rounds": row["rounds"],
+        }
+        for row in rows
     ]
 
 

@@ -15,6 +15,7 @@ from .photos import photos_drop
 from .ratings import ratings_catch_up
 from .refusals import ActionRefused
 from .roles import club_lock, role_require
+from .tallies import TALLIED, tallies_change
 
 
 def _allowed(preview: previews.DeletionPreview) -> None:
@@ -74,11 +75,12 @@ def game_delete(*, game: Game, user) -> None:
     replayed without it (by a worker: `ratings_catch_up`)."""
     role_require(club=game.club_id, user=user, role=Role.OWNER)
     club_lock(game.club_id)
-    finished_at = game.results.values_list("finished_at", flat=True).first()
+    results = list(game.results.only("finished_at", *TALLIED))
     owner_action_record(club_id=game.club_id, user=user, summary=f"deleted {game}")
     _games_drop(Game.objects.filter(pk=game.pk))
-    if finished_at is not None:
-        ratings_catch_up(club_id=game.club_id, since=(finished_at, game.pk))
+    if results:
+        tallies_change(removed=results)
+        ratings_catch_up(club_id=game.club_id, since=(results[0].finished_at, game.pk))
 
 
 @transaction.atomic

@@ -29,6 +29,7 @@ from scorekeeper.services.names import NameRefused, name_clean, name_key
 from .audit import owner_action_record
 from .refusals import ImportRefused
 from .roles import RoleRefused, role_require
+from .tallies import tallies_change
 
 
 class _Rows:
@@ -115,6 +116,7 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
         instance.after = archive.event_ids_moved(instance.after, seat, meld)
     if model is Result:
         instance.others = _others_in(instance.others, restored[Player].id_of)
+        _points_left_check(instance.points_left)
     if model in (Hand, TableMeld) and instance.cards:
         # What the pages draw as cards must read as cards: a table page would fail on it.
         try:
@@ -143,6 +145,14 @@ def _others_in(value, player) -> dict:
     ):
         raise ImportRefused("A result's places of the other players are not valid.")
     return archive.others_moved(value, player)
+
+
+def _points_left_check(value) -> None:
+    """A result's points left per contract: whole numbers from 0, as the player page adds them."""
+    if not isinstance(value, list) or not all(
+        type(points) is int and points >= 0 for points in value
+    ):
+        raise ImportRefused("A result's points left per contract are not valid.")
 
 
 def _insert_as_is(model, instances: list) -> None:
@@ -317,6 +327,7 @@ def _club_restore(
             for model in archive.EXPORTED:
                 restored[model] = _Rows(model, tables[archive.model_key(model)])
                 _restore(restored[model], restored, accounts, club)
+            tallies_change(added=restored[Result].saved.values())
             counts = {archive.model_key(model): len(rows.saved) for model, rows in restored.items()}
             owner_action_record(
                 club_id=club.pk,

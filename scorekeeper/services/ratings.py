@@ -21,6 +21,7 @@ from scorekeeper import selectors
 from scorekeeper.models import Club, Event, Game, Recount, Result, Role
 
 from .roles import club_lock, role_require
+from .tallies import TALLIED, tallies_change, tallies_rebuild
 
 MODEL = PlackettLuce()
 # (mu, sigma) of a player yet to finish a table. Ratings are kept as plain pairs: openskill's
@@ -170,11 +171,14 @@ def results_refresh(*, game: Game) -> None:
     the ratings from the earlier of its old and new place in game order (`ratings_catch_up`)."""
     # Two tables finishing at once would otherwise both start from the ratings before either.
     club_lock(game.club_id)
-    starts = [(old, game.pk) for old in game.results.values_list("finished_at", flat=True)[:1]]
+    old = list(game.results.only("finished_at", *TALLIED))
+    starts = [(result.finished_at, game.pk) for result in old[:1]]
     game.results.all().delete()
+    new = []
     if game.finished_at is not None:
-        Result.objects.bulk_create(_results_of(game))
+        new = Result.objects.bulk_create(_results_of(game))
         starts.append((game.finished_at, game.pk))
+    tallies_change(removed=old, added=new)
     if starts:
         ratings_catch_up(club_id=game.club_id, since=min(starts))
 
@@ -250,12 +254,13 @@ def recount_run(recount_id: int) -> int | str:
 
 @transaction.atomic
 def results_rebuild(*, club: Club) -> int:
-    """Rewrite every result of the club from its finished tables' rounds, then replay all the
-    ratings from scratch: for tables finished before results were kept. Any recount waiting is
-    then done. Returns the count."""
+    """Rewrite every result of the club from its finished tables' rounds, add up the players'
+    head to head and points left again, then replay all the ratings from scratch: for tables
+    finished before results were kept. Any recount waiting is then done. Returns the count."""
     club_lock(club.pk)
     Result.objects.filter(club=club).delete()
     for game in club.games.finished().order_by("finished_at", "pk"):
         Result.objects.bulk_create(_results_of(game))
     Recount.objects.filter(club=club).delete()
+    tallies_rebuild(club_id=club.pk)
     return ratings_replay(club_id=club.pk)

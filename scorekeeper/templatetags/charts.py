@@ -13,9 +13,9 @@ def _with_ids(prefix: str, found: list) -> list[tuple]:
 
 
 @register.inclusion_tag("charts.html")
-def player_charts(name: str, series: list[dict]):
-    """A player's final totals and rating across their finished tables."""
-    return {"charts": _with_ids("player", charts.player_charts(name, series))}
+def player_charts(name: str, series: list[dict], games: int | None = None):
+    """A player's final totals and rating across their finished tables (the latest of `games`)."""
+    return {"charts": _with_ids("player", charts.player_charts(name, series, games))}
 
 
 @register.inclusion_tag("charts.html")

@@ -412,6 +412,11 @@ REFUSED = [
         "places of the other players are not valid",
     ),
     (
+        "a result's points left that are not points",
+        lambda document: _edited(document, _set("result", "points_left", [10, "ten"])),
+        "points left per contract are not valid",
+    ),
+    (
         "a model left out",
         lambda document: _edited(document, lambda models: models.pop("check")),
         "tables this app expects",

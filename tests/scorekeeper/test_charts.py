@@ -102,6 +102,14 @@ def test_a_players_totals_and_rating_are_two_charts():
     assert charts.player_charts("Ann", []) == []
 
 
+def test_a_players_charts_say_when_they_show_only_the_latest_tables():
+    totals, rating = charts.player_charts("Ann", _series((120, 1.5), (45, 4.25)), games=1500)
+    assert "final total at each of the last 2 of 1,500 finished tables" in totals.description
+    assert "rating after each of the last 2 of 1,500 finished tables" in rating.description
+    totals, _ = charts.player_charts("Ann", _series((120, 1.5), (45, 4.25)), games=2)
+    assert "final total at each of 2 finished tables" in totals.description
+
+
 def test_the_wins_chart_needs_a_win():
     assert charts.wins_chart([("Ann", 0), ("Ben", 0)]) is None
     chart = charts.wins_chart([("Ann", 1), ("Ben", 3)])

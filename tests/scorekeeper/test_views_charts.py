@@ -1,10 +1,14 @@
 """The seasons pages' charts: a player's final totals and rating, and wins per player."""
 
+import html
+
 import pytest
 from django.urls import reverse
 
 from scorekeeper import services
-from tests.factories import make_game, play_round
+from scorekeeper.management.commands.bench_standings import club_seed
+from scorekeeper.selectors import standings
+from tests.factories import make_game, make_user, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +36,22 @@ def test_a_player_page_charts_final_totals_and_rating(client, first):
     assert '<title id="player-0-title">Final totals</title>' in page
     assert '<title id="player-1-title">Rating</title>' in page
     assert "final total at each of 2 finished tables" in page
+    assert "The last" not in page  # every table is charted
     partial = client.get(player.get_absolute_url(), headers={"HX-Request": "true"})
     assert partial.content.decode().count('<svg class="chart-svg"') == 2
+
+
+def test_a_long_history_is_charted_over_its_last_tables_and_the_page_says_so(client):
+    user = make_user()
+    games = standings.CHART_TABLES + 3
+    player = club_seed(games=games, user=user, players=5).players.first()
+    client.force_login(user)
+    page = html.unescape(client.get(player.get_absolute_url()).content.decode())
+    assert f"The last {standings.CHART_TABLES} of {games} tables." in page
+    tables = f"of the last {standings.CHART_TABLES} of {games} finished tables, oldest first"
+    assert f"final total at each {tables}" in page
+    assert f"rating after each {tables}" in page
+    assert page.count("<circle") == 2 * standings.CHART_TABLES
 
 
 def test_a_player_without_finished_tables_has_no_chart(client, first):

@@ -10,6 +10,7 @@ from django.utils import timezone
 from scorekeeper import services
 from scorekeeper.management.commands.bench_standings import club_seed
 from scorekeeper.models import Game, Season
+from scorekeeper.selectors import standings
 from tests.factories import (
     finish_game,
     make_club,
@@ -51,16 +52,21 @@ def test_standings_run_a_fixed_number_of_queries(client, django_assert_num_queri
     assert sum(line.wins for line in lines) >= games
 
 
-@pytest.mark.parametrize("games", [1, 50])
+# Five players at every table: at 120 tables each has more than the chart shows.
+@pytest.mark.parametrize("games", [1, 120])
 def test_a_player_page_runs_a_fixed_number_of_queries(client, django_assert_num_queries, games):
     user = make_user()
-    club = club_seed(games=games, user=user)
-    player = club.players.filter(results__isnull=False).first()
+    club = club_seed(games=games, user=user, players=5)
+    player = club.players.first()
     client.force_login(user)
-    # session, user, player, seasons, figures, tables, names, last games
-    with django_assert_num_queries(8):
+    # session, user, player, seasons, figures, chart, head to head, points left, last games
+    with django_assert_num_queries(9):
         response = client.get(player.get_absolute_url())
-    assert response.context["record"].games == player.results.count()
+    record = response.context["record"]
+    assert record.games == games
+    assert len(record.series) == min(games, standings.CHART_TABLES)
+    assert sum(rival.games for rival in record.rivals) == 4 * games
+    assert [contract["rounds"] for contract in record.contracts] == [games] * 7
 
 
 @pytest.mark.parametrize("games", [1, 50])

@@ -1,12 +1,15 @@
 """Time the standings, a player page, the club page and the new-table page over a throw-away
-club of N tables (and P players: 500 is the most a club keeps).
+club of N tables (and P players: 500 is the most a club keeps), or over clubs of several sizes
+in turn, to see how each page grows with the club's history.
 
     python manage.py bench_standings --games 1000 [--players 500]
+    python manage.py bench_standings --sizes 1000 10000
 
 Seeds a club of twelve players (or P) with N finished five-player tables of seven rounds (in a
 SQLite file in a temporary folder, unless DATABASE_URL is set; everything is rolled back at the
-end), renders each page through the full Django stack with the test client, and prints a table;
-the last line is one JSON object."""
+end, each size's club before the next is seeded), renders each page through the full Django
+stack with the test client, and prints a table; the last line is one JSON object: the pages'
+figures, or with --sizes, {"players": P, "sizes": [the figures of each size, with "games"]}."""
 
 import json
 import os
@@ -31,10 +34,12 @@ from rules.standings import places
 from scorekeeper import services
 from scorekeeper.models import Club, Game, Hand, Result, Round, Seat
 from scorekeeper.services.ratings import ratings_rate
+from scorekeeper.services.tallies import tallies_change
 
 PLAYERS = 12
 SEATS = 5
 CHUNK = 500
+PAGES = ("standings", "player", "club", "new table")
 
 
 class Rollback(Exception):
@@ -44,7 +49,7 @@ class Rollback(Exception):
 def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Club:
     """A club of `players` with `games` finished five-player tables of the seed rules' seven
     rounds, written in bulk (the services would take minutes at 10,000 tables), with the
-    results and ratings the services would have kept."""
+    results, ratings, head to head and points left the services would have kept."""
     dice = random.Random(seed)
     club = services.club_create(user=user, name="Bench club")
     roster = [
@@ -100,6 +105,7 @@ def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Clu
         results.extend(_results(tables, by_game, hands, len(house_rules.contracts)))
     ratings_rate(results)
     Result.objects.bulk_create(results, batch_size=2000)
+    tallies_change(added=results)
     return club
 
 
@@ -148,27 +154,49 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=1000, help="finished tables to seed")
+        parser.add_argument(
+            "--sizes",
+            type=int,
+            nargs="+",
+            metavar="GAMES",
+            help="bench clubs of each of these many tables in turn (instead of --games)",
+        )
         parser.add_argument("--runs", type=int, default=15, help="timed renders of each page")
         parser.add_argument("--players", type=int, default=PLAYERS, help="players of the club")
 
-    def handle(self, *args, games: int, runs: int, players: int, **options):
+    def handle(self, *args, games: int, sizes, runs: int, players: int, **options):
         if not os.environ.get("DATABASE_URL"):
             folder = tempfile.mkdtemp(prefix="bench_standings_")
             connections.close_all()
             settings.DATABASES["default"]["NAME"] = Path(folder) / "bench.sqlite3"
             connections["default"].settings_dict["NAME"] = settings.DATABASES["default"]["NAME"]
             call_command("migrate", verbosity=0)
-        try:
-            with transaction.atomic():
-                figures = self._bench(games, runs, players)
-                raise Rollback
-        except Rollback:
-            pass
-        self.stdout.write(f"{'page':<10} {'median ms':>10} {'queries':>8}")
-        for page in ("standings", "player", "club", "new table"):
-            row = figures[page]
-            self.stdout.write(f"{page:<10} {row['median_ms']:>10} {row['queries']:>8}")
-        self.stdout.write(json.dumps({"games": games, "players": players, **figures}))
+        benched = []
+        for size in sizes or [games]:
+            # Each size seeds its own club, rolled back before the next.
+            try:
+                with transaction.atomic():
+                    benched.append({"games": size, **self._bench(size, runs, players)})
+                    raise Rollback
+            except Rollback:
+                pass
+        several = len(benched) > 1
+        self.stdout.write(
+            f"{'page':<10} {'median ms':>10} {'queries':>8}"
+            + (f" {'tables':>8}" if several else "")
+        )
+        for page in PAGES:
+            for figures in benched:
+                row = figures[page]
+                self.stdout.write(
+                    f"{page:<10} {row['median_ms']:>10} {row['queries']:>8}"
+                    + (f" {figures['games']:>8}" if several else "")
+                )
+        if sizes is None:
+            line = {"games": games, "players": players, **benched[0]}
+        else:
+            line = {"players": players, "sizes": benched}
+        self.stdout.write(json.dumps(line))
 
     def _bench(self, games: int, runs: int, players: int) -> dict:
         began = time.perf_counter()
