@@ -45,7 +45,7 @@ NOT_PAGES = {
     *("game_live", "tv_link_create", "tv_link_revoke", "may_i", "went_down", "shanghai"),
     *("went_out", "score", "undo", "score_photo", "melds_record", "lay_off", "table_photo"),
     *("photo_reading", "cards_preview", "checker_photo", "checker_photo_reading"),
-    *("tonight_tv_link_create", "tonight_tv_link_revoke"),
+    *("tonight_tv_link_create", "tonight_tv_link_revoke", "service_worker"),
 }
 
 # What a finger taps: buttons, links styled as buttons, menus and boxes (checkboxes and radios
