@@ -1,5 +1,6 @@
 """Every read that spans rows: what a page shows, in a fixed number of queries."""
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.contrib.sessions.models import Session
@@ -109,16 +110,9 @@ def round_points(
 
 def game_board(game: Game) -> Board:
     """The table's state in six queries, however many rounds and players it has."""
-    house_rules = game.house_rules
     seats = list(game.seats.select_related("player"))
     rounds = list(game.rounds.prefetch_related("hands"))
-    last_action = (
-        game.events.filter(undone_by__isnull=True)
-        .exclude(kind=Event.Kind.UNDO)
-        .order_by("-pk")
-        .values_list("description", flat=True)
-        .first()
-    )
+    newest = last_action(game)
     calls = (
         game.events.filter(
             kind__in=[Event.Kind.SHANGHAI_CLAIM, Event.Kind.SHANGHAI_PROTECT],
@@ -127,6 +121,42 @@ def game_board(game: Game) -> Board:
         .values_list("round", "seat", "kind")
         .annotate(calls=Count("pk"))
     )
+    return _board(
+        game,
+        seats=seats,
+        rounds=rounds,
+        hands={round_.pk: {hand.seat_id: hand for hand in round_.hands.all()} for round_ in rounds},
+        calls=calls,
+        last_action=newest,
+        melds_of=table_melds,
+    )
+
+
+def last_action(game: Game) -> str | None:
+    """What the newest action still standing did, as the history says (an undo is none)."""
+    return (
+        game.events.filter(undone_by__isnull=True)
+        .exclude(kind=Event.Kind.UNDO)
+        .order_by("-pk")
+        .values_list("description", flat=True)
+        .first()
+    )
+
+
+def _board(
+    game: Game,
+    *,
+    seats: list[Seat],
+    rounds: list[Round],
+    hands: dict[int, dict[int, Hand]],
+    calls: Iterable[tuple[int, int, str, int]],
+    last_action: str | None,
+    melds_of: Callable[[Round], list[TableMeld]],
+) -> Board:
+    """The board from what was read: `hands` by round id, then seat id; `calls` the Shanghai
+    calls not taken back, counted by (round id, seat id, kind); `melds_of` the current round's
+    melds."""
+    house_rules = game.house_rules
     lines = {seat.pk: SeatLine(seat=seat) for seat in seats}
     claims = {}  # by round id, then seat id: the claims a Shanghai bonus rewards
     current = next((round_ for round_ in rounds if round_.finished_at is None), None)
@@ -137,12 +167,12 @@ def game_board(game: Game) -> Board:
         if kind == Event.Kind.SHANGHAI_CLAIM:
             claims.setdefault(round_id, {})[seat_id] = count
     for round_ in rounds:
-        hands = {hand.seat_id: hand for hand in round_.hands.all()}
+        round_hands = hands[round_.pk]
         scores = {}
         if round_.finished_at:
-            scores = round_points(round_, hands, house_rules, claims.get(round_.pk))
+            scores = round_points(round_, round_hands, house_rules, claims.get(round_.pk))
         for seat_id, line in lines.items():
-            hand = hands.get(seat_id)
+            hand = round_hands.get(seat_id)
             line.may_i_used += hand.may_i_used if hand else 0
             if round_.finished_at:
                 line.points.append(scores.get(seat_id))
@@ -172,7 +202,7 @@ def game_board(game: Game) -> Board:
         lines[first_player.pk].plays_first = True
         if current.went_out_id:
             current.went_out = lines[current.went_out_id].seat  # read above, with its player
-        melds = table_melds(current)
+        melds = melds_of(current)
         for meld in melds:
             lines[meld.owner_id].melds.append(meld)
 
