@@ -1,11 +1,14 @@
 """Every read that spans rows: what a page shows, in a fixed number of queries."""
 
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.contrib.sessions.models import Session
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import rules
@@ -93,6 +96,11 @@ class Board:
     @property
     def rounds_played(self) -> int:
         return sum(1 for round_ in self.rounds if round_.finished_at)
+
+    @property
+    def hands(self) -> list[Hand]:
+        """The current round's hands, in seat order."""
+        return [line.hand for line in self.lines if line.hand]
 
 
 def round_points(
@@ -219,6 +227,126 @@ def _board(
         last_action=last_action,
         melds=melds,
         claims=claims.get(current.pk, {}) if current else {},
+    )
+
+
+class ShanghaiClaims(NamedTuple):
+    """A round's Shanghai claims not taken back: how many each seat made, and how many were
+    made on each seat's discards, by seat id."""
+
+    made: Counter
+    against: Counter
+
+
+@dataclass
+class Table:
+    """A table's rounds, seats and hands, each hand with its seat's Shanghai calls, read in one
+    query (`table_read`). A tap checks it and changes it as it writes (the services keep it in
+    step with what they save) and its answer's board is built from it (`table_board`): nothing
+    is read twice."""
+
+    rounds: list[Round]  # by number
+    seats: list[Seat]  # by position, with their players
+    hands: dict[int, dict[int, Hand]]  # by round id, then seat id, in seat order
+    melds: dict[int, list[TableMeld]] = field(default_factory=dict)  # by round id, once known
+
+    @property
+    def current(self) -> Round | None:
+        """The round being played or scored; None once every contract is scored."""
+        return next((round_ for round_ in self.rounds if round_.finished_at is None), None)
+
+    def hands_of(self, round_: Round) -> list[Hand]:
+        return list(self.hands[round_.pk].values())
+
+    def hand(self, round_: Round, seat: Seat) -> Hand:
+        return self.hands[round_.pk][seat.pk]
+
+    def claims(self, round_: Round) -> ShanghaiClaims:
+        hands = self.hands_of(round_)
+        return ShanghaiClaims(
+            made=Counter({hand.seat_id: hand.claims for hand in hands if hand.claims}),
+            against=Counter({hand.seat_id: hand.claimed for hand in hands if hand.claimed}),
+        )
+
+    def round_dealt(self, round_: Round, hands: list[Hand]) -> None:
+        """A round just dealt: its hands, and no meld on the table yet."""
+        self.rounds.append(round_)
+        self.hands[round_.pk] = {hand.seat_id: hand for hand in hands}
+        for hand in hands:
+            hand.claims = hand.protects = hand.claimed = 0
+        self.melds[round_.pk] = []
+
+    def calls(self) -> Iterator[tuple[int, int, str, int]]:
+        """The Shanghai calls not taken back, counted by (round id, seat id, kind)."""
+        for round_hands in self.hands.values():
+            for hand in round_hands.values():
+                if hand.claims:
+                    yield hand.round_id, hand.seat_id, Event.Kind.SHANGHAI_CLAIM, hand.claims
+                if hand.protects:
+                    yield hand.round_id, hand.seat_id, Event.Kind.SHANGHAI_PROTECT, hand.protects
+
+
+def _calls_counted(**match) -> Coalesce:
+    """How many Shanghai calls of a hand's round not taken back match `match` (OuterRefs to the
+    hand)."""
+    calls = Event.objects.filter(round=OuterRef("round"), undone_by__isnull=True, **match)
+    counted = calls.order_by().values("round").annotate(calls=Count("pk")).values("calls")
+    return Coalesce(Subquery(counted), 0)
+
+
+# Built once: building the three counts costs twice the CPU of running the query a tap makes.
+_TABLE_HANDS = (
+    Hand.objects.select_related("round", "seat__player")
+    .annotate(
+        claims=_calls_counted(kind=Event.Kind.SHANGHAI_CLAIM, seat=OuterRef("seat")),
+        claimed=_calls_counted(kind=Event.Kind.SHANGHAI_CLAIM, other_seat=OuterRef("seat")),
+        protects=_calls_counted(kind=Event.Kind.SHANGHAI_PROTECT, seat=OuterRef("seat")),
+    )
+    .order_by("round__number", "seat__position")
+)
+
+
+def table_read(game: Game) -> Table:
+    """The table's rounds, seats and hands in one query, each hand with how many Shanghai
+    claims its seat made (`claims`) and suffered (`claimed`) in its round, and how many of its
+    own discards it protected (`protects`)."""
+    hands = _TABLE_HANDS.filter(round__game=game)
+    rounds, seats, by_round = {}, {}, {}
+    for hand in hands:
+        # One object a round and a seat, whichever hand it came with: what a tap changes on
+        # them, the board then shows.
+        hand.round = rounds.setdefault(hand.round_id, hand.round)
+        hand.seat = seats.setdefault(hand.seat_id, hand.seat)
+        by_round.setdefault(hand.round_id, {})[hand.seat_id] = hand
+    if not seats:  # a table with no round dealt has its seats all the same
+        seats = {seat.pk: seat for seat in game.seats.select_related("player")}
+    seats = sorted(seats.values(), key=lambda seat: seat.position)
+    return Table(rounds=list(rounds.values()), seats=seats, hands=by_round)
+
+
+def table_board(
+    game: Game, table: Table, *, last_action: str | None, melds_while_scored: bool = True
+) -> Board:
+    """The board of a table read with `table_read` (and changed by a tap, whose description is
+    then `last_action`): only the current round's melds are read, if they are not known. With
+    `melds_while_scored` false, a round being scored comes without them: the round screen then
+    shows the score entry, not the melds."""
+
+    def melds_of(round_: Round) -> list[TableMeld]:
+        if round_.went_out_id and not melds_while_scored:
+            return []
+        if round_.pk not in table.melds:
+            table.melds[round_.pk] = table_melds(round_)
+        return table.melds[round_.pk]
+
+    return _board(
+        game,
+        seats=table.seats,
+        rounds=table.rounds,
+        hands=table.hands,
+        calls=table.calls(),
+        last_action=last_action,
+        melds_of=melds_of,
     )
 
 
