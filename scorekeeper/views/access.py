@@ -77,9 +77,11 @@ def game_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> G
 def game_in_play_or_404(
     request: HttpRequest, pk: int, *, role: Role = Role.VIEWER
 ) -> tuple[Game, selectors.Board]:
-    """The table and its board while a round is being played: a finished game has no checker."""
+    """The table and its board while a round is being played: a finished game has no checker.
+    The board in three queries: the table's hands, its last action and the round's melds."""
     game = game_or_404(request, pk, role=role)
-    board = selectors.game_board(game)
+    table = selectors.table_read(game)
+    board = selectors.table_board(game, table, last_action=selectors.last_action(game))
     if board.current is None:
         raise Http404("This game is over")
     return game, board
