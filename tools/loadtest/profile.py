@@ -29,8 +29,12 @@ def main() -> int:
         choices=ACTIONS,
     )
     parser.add_argument("--times", type=int, default=40)
+    parser.add_argument(
+        "--played", type=int, default=0, help="contracts scored first (5: the action in the 6th)"
+    )
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--callees", help="also the functions this one calls, e.g. game_board")
+    parser.add_argument("--callers", help="also the functions that call this one")
     parser.add_argument("--sort", default="cumulative", help="pstats order, e.g. tottime")
     parser.add_argument(
         "--only", default=r"scorekeeper|rules|templat", help="functions whose path matches"
@@ -70,6 +74,8 @@ def main() -> int:
 
     def fresh():
         game = factories.make_game()
+        for _ in range(arguments.played):
+            factories.play_round(game)
         client.force_login(game.created_by)
         seats(game)
         return game
@@ -191,6 +197,8 @@ def main() -> int:
     stats.print_stats(arguments.only, arguments.top)
     if arguments.callees:
         stats.print_callees(arguments.callees)
+    if arguments.callers:
+        stats.print_callers(arguments.callers)
     print(
         f"{arguments.action}: median {statistics.median(plain):.1f} ms a request without the "
         f"profiler ({arguments.times} times), {statistics.median(waiting):.1f} ms of it "
