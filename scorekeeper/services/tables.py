@@ -3,17 +3,16 @@ round screen: May I?, went down, Shanghai calls, went out."""
 
 import functools
 
-from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db import connection, transaction
 
 import rules
 from scorekeeper import selectors
-from scorekeeper.models import Event, Game, Hand, Role, Round, Seat
+from scorekeeper.models import Event, Game, Hand, Membership, Role, Round, Seat
 from scorekeeper.selectors import Table
 
 from .events import event_record, melds_laid
 from .refusals import ActionRefused, StaleState
-from .roles import memberships_allowing, role_require
+from .roles import role_require
 
 
 def table_write(service):
@@ -35,13 +34,9 @@ def table_write(service):
 
     @functools.wraps(service)
     def write(*, game: Game, version: int, user, **kwargs):
-        scorers = memberships_allowing(user, Role.SCORER)
         try:
             with transaction.atomic():
-                claimed = Game.objects.filter(
-                    Exists(scorers.filter(club=OuterRef("club"))), pk=game.pk, version=version
-                ).update(version=F("version") + 1)
-                if not claimed:
+                if not _version_claim(game=game, version=version, user=user):
                     role_require(club=game.club_id, user=user, role=Role.SCORER)
                     raise StaleState(selectors.changes_since(game, version))
                 game.version = version + 1
@@ -51,6 +46,28 @@ def table_write(service):
             raise
 
     return write
+
+
+# Every tap's claim, in SQL: building the same UPDATE through the ORM took 0.43 ms of CPU, three
+# times what running it takes, on every tap at every table.
+_SCORERS = [role.value for role in Role if role.allows(Role.SCORER)]
+_CLAIM = (
+    f"UPDATE {Game._meta.db_table} SET version = version + 1 WHERE id = %s AND version = %s"
+    f" AND EXISTS (SELECT 1 FROM {Membership._meta.db_table} membership"
+    f" WHERE membership.club_id = {Game._meta.db_table}.club_id AND membership.user_id = %s"
+    f" AND membership.role IN ({', '.join(['%s'] * len(_SCORERS))}))"
+)
+
+
+def _version_claim(*, game: Game, version: int, user) -> bool:
+    """Move the table on from `version`, if it is still at it and `user` scores at its club."""
+    column = Game._meta.get_field("version").get_internal_type()
+    lowest, highest = connection.ops.integer_field_range(column)
+    if not lowest <= version <= highest:  # a forged version no table can be at (no SQL error)
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(_CLAIM, [game.pk, version, getattr(user, "pk", None), *_SCORERS])
+        return cursor.rowcount == 1
 
 
 def round_deal(*, game: Game, number: int, seats: list[Seat]) -> Round:
