@@ -7,8 +7,7 @@ from typing import NamedTuple
 
 from django.contrib.sessions.models import Session
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, F, Func, IntegerField, OuterRef, Subquery
 from django.utils import timezone
 
 import rules
@@ -286,12 +285,12 @@ class Table:
                     yield hand.round_id, hand.seat_id, Event.Kind.SHANGHAI_PROTECT, hand.protects
 
 
-def _calls_counted(**match) -> Coalesce:
+def _calls_counted(**match) -> Subquery:
     """How many Shanghai calls of a hand's round not taken back match `match` (OuterRefs to the
-    hand)."""
+    hand): a COUNT over the whole subquery, one row even when it is 0 (no GROUP BY)."""
     calls = Event.objects.filter(round=OuterRef("round"), undone_by__isnull=True, **match)
-    counted = calls.order_by().values("round").annotate(calls=Count("pk")).values("calls")
-    return Coalesce(Subquery(counted), 0)
+    count = Func(F("pk"), function="COUNT", output_field=IntegerField())
+    return Subquery(calls.order_by().annotate(calls=count).values("calls"))
 
 
 # Built once: building the three counts costs twice the CPU of running the query a tap makes.
