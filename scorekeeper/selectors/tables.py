@@ -293,7 +293,7 @@ def _calls_counted(**match) -> Subquery:
     return Subquery(calls.order_by().annotate(calls=count).values("calls"))
 
 
-# Built once: building the three counts costs twice the CPU of running the query a tap makes.
+# Built once: building its three counts took more CPU than running the whole query does.
 _TABLE_HANDS = (
     Hand.objects.select_related("round", "seat__player")
     .annotate(
@@ -346,16 +346,6 @@ def table_board(
         calls=table.calls(),
         last_action=last_action,
         melds_of=melds_of,
-    )
-
-
-def round_current(game: Game) -> Round | None:
-    """The round being played or scored, with its hands; None once every contract is scored."""
-    return (
-        game.rounds.filter(finished_at__isnull=True)
-        .prefetch_related("hands")
-        .order_by("number")
-        .first()
     )
 
 
