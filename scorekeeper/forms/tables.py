@@ -3,9 +3,10 @@
 import re
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 import rules
-from scorekeeper.models import Game, Round
+from scorekeeper.models import Game, Hand, Round, Seat
 
 # The largest id a row can have on every database we run on (PostgreSQL's bigint).
 MAX_ROW_ID = 2**63 - 1
@@ -29,12 +30,36 @@ class VersionedForm(forms.Form):
         self.game = game
 
 
-class SeatActionForm(VersionedForm):
-    seat = forms.ModelChoiceField(queryset=None)
+class SeatField(forms.ModelChoiceField):
+    """One of the table's seats, picked from the seats already read with the table: checking
+    the choice reads nothing more. Refuses anything else as a ModelChoiceField does."""
 
-    def __init__(self, *args, game: Game, **kwargs):
+    def __init__(self, **kwargs):
+        super().__init__(queryset=Seat.objects.none(), **kwargs)
+        self.seats = {}
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        self.validate_no_null_characters(value)
+        seat = self.seats.get(row_id(value))
+        if seat is None:
+            message = self.error_messages["invalid_choice"]
+            raise ValidationError(message, code="invalid_choice", params={"value": value})
+        return seat
+
+
+class SeatActionForm(VersionedForm):
+    """A tap on a seat's row; `seats` are the table's, with their players."""
+
+    seat = SeatField()
+
+    def __init__(self, *args, game: Game, seats: list[Seat], **kwargs):
         super().__init__(*args, game=game, **kwargs)
-        self.fields["seat"].queryset = game.seats.select_related("player")
+        by_id = {seat.pk: seat for seat in seats}
+        for field in self.fields.values():
+            if isinstance(field, SeatField):
+                field.seats = by_id
 
 
 class WentOutForm(SeatActionForm):
@@ -42,11 +67,7 @@ class WentOutForm(SeatActionForm):
 
 
 class ShanghaiForm(SeatActionForm):
-    discarder = forms.ModelChoiceField(queryset=None, required=False)
-
-    def __init__(self, *args, game: Game, **kwargs):
-        super().__init__(*args, game=game, **kwargs)
-        self.fields["discarder"].queryset = game.seats.select_related("player")
+    discarder = SeatField(required=False)
 
 
 class ScoreForm(VersionedForm):
@@ -61,17 +82,19 @@ class ScoreForm(VersionedForm):
         self,
         *args,
         round_: Round | None,
+        hands: list[Hand] | None = None,
         editing: bool = False,
         entered: dict[int, tuple[str, int]] | None = None,
         **kwargs,
     ):
-        """`entered`, by seat id: what a save that was undone had, to be shown again."""
+        """`hands` are the round's in seat order, if they were read with it; `entered`, by
+        seat id, what a save that was undone had, to be shown again."""
         super().__init__(*args, **kwargs)
         self.round = round_
         self.entry_seats = []
         if editing:
             self.fields["went_out"] = forms.ModelChoiceField(
-                queryset=round_.game.seats.select_related("player"),
+                queryset=Seat.objects.filter(game_id=round_.game_id).select_related("player"),
                 initial=round_.went_out_id,
                 empty_label=None,
                 required=False,  # not sent: unchanged
@@ -83,7 +106,9 @@ class ScoreForm(VersionedForm):
                 required=False, initial=round_.rummy, label="in one turn"
             )
         being_scored = round_ is not None and (editing or round_.went_out_id is not None)
-        for hand in round_.hands.all() if being_scored else ():
+        if hands is None and being_scored:
+            hands = round_.hands.all()
+        for hand in hands if being_scored else ():
             if hand.seat_id == round_.went_out_id and not editing:
                 continue
             self.fields[f"cards_{hand.seat_id}"] = forms.CharField(

@@ -5,24 +5,30 @@ standings (a club's and a season's standings, a player's record), tonight (a clu
 and how the standings moved), bgstats (a finished table as a BG Stats play), previews (what a
 deletion would remove), score_sheet (the scores as CSV), polling (a screen following a table,
 answered 304 cheaply) and charts (the numbers of a chart turned into SVG coordinates). The table
-reads are the ones most pages need, so they are named here too: `selectors.game_board(game)`."""
+reads are the ones most pages need, so they are named here too: `selectors.game_board(game)`, and
+for a tap, `selectors.table_read(game)` (what the tap checks and changes, in one query) and
+`selectors.table_board(...)` (its answer's board, from what the tap changed)."""
 
 from .tables import (
     Board,
     SeatLine,
+    ShanghaiClaims,
+    Table,
     changes_since,
     game_board,
     game_checks,
     game_for_tv,
     game_history,
     game_photos,
+    last_action,
     other_browsers,
     round_checks,
-    round_current,
     round_points,
     scores_taken_back,
     standings_recounting,
+    table_board,
     table_melds,
+    table_read,
     table_version_for_member,
     tv_link_for,
     tv_link_version,
@@ -31,19 +37,23 @@ from .tables import (
 __all__ = [
     "Board",
     "SeatLine",
+    "ShanghaiClaims",
+    "Table",
     "changes_since",
     "game_board",
     "game_checks",
     "game_for_tv",
     "game_history",
     "game_photos",
+    "last_action",
     "other_browsers",
     "round_checks",
-    "round_current",
     "round_points",
     "scores_taken_back",
     "standings_recounting",
+    "table_board",
     "table_melds",
+    "table_read",
     "table_version_for_member",
     "tv_link_version",
     "tv_link_for",

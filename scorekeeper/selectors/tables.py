@@ -1,10 +1,13 @@
 """Every read that spans rows: what a page shows, in a fixed number of queries."""
 
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.contrib.sessions.models import Session
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, F, Func, IntegerField, OuterRef, Subquery
 from django.utils import timezone
 
 import rules
@@ -105,6 +108,11 @@ class Board:
     def rounds_played(self) -> int:
         return sum(1 for round_ in self.rounds if round_.finished_at)
 
+    @property
+    def hands(self) -> list[Hand]:
+        """The current round's hands, in seat order."""
+        return [line.hand for line in self.lines if line.hand]
+
 
 def round_points(
     round_: Round, hands: dict[int, Hand], house_rules: rules.HouseRules, claims: dict | None
@@ -121,16 +129,9 @@ def round_points(
 
 def game_board(game: Game) -> Board:
     """The table's state in six queries, however many rounds and players it has."""
-    house_rules = game.house_rules
     seats = list(game.seats.select_related("player"))
     rounds = list(game.rounds.prefetch_related("hands"))
-    last_action = (
-        game.events.filter(undone_by__isnull=True)
-        .exclude(kind=Event.Kind.UNDO)
-        .order_by("-pk")
-        .values_list("description", flat=True)
-        .first()
-    )
+    newest = last_action(game)
     calls = (
         game.events.filter(
             kind__in=[Event.Kind.SHANGHAI_CLAIM, Event.Kind.SHANGHAI_PROTECT],
@@ -139,6 +140,42 @@ def game_board(game: Game) -> Board:
         .values_list("round", "seat", "kind")
         .annotate(calls=Count("pk"))
     )
+    return _board(
+        game,
+        seats=seats,
+        rounds=rounds,
+        hands={round_.pk: {hand.seat_id: hand for hand in round_.hands.all()} for round_ in rounds},
+        calls=calls,
+        last_action=newest,
+        melds_of=table_melds,
+    )
+
+
+def last_action(game: Game) -> str | None:
+    """What the newest action still standing did, as the history says (an undo is none)."""
+    return (
+        game.events.filter(undone_by__isnull=True)
+        .exclude(kind=Event.Kind.UNDO)
+        .order_by("-pk")
+        .values_list("description", flat=True)
+        .first()
+    )
+
+
+def _board(
+    game: Game,
+    *,
+    seats: list[Seat],
+    rounds: list[Round],
+    hands: dict[int, dict[int, Hand]],
+    calls: Iterable[tuple[int, int, str, int]],
+    last_action: str | None,
+    melds_of: Callable[[Round], list[TableMeld]],
+) -> Board:
+    """The board from what was read: `hands` by round id, then seat id; `calls` the Shanghai
+    calls not taken back, counted by (round id, seat id, kind); `melds_of` the current round's
+    melds."""
+    house_rules = game.house_rules
     lines = {seat.pk: SeatLine(seat=seat) for seat in seats}
     claims = {}  # by round id, then seat id: the claims a Shanghai bonus rewards
     current = next((round_ for round_ in rounds if round_.finished_at is None), None)
@@ -149,12 +186,12 @@ def game_board(game: Game) -> Board:
         if kind == Event.Kind.SHANGHAI_CLAIM:
             claims.setdefault(round_id, {})[seat_id] = count
     for round_ in rounds:
-        hands = {hand.seat_id: hand for hand in round_.hands.all()}
+        round_hands = hands[round_.pk]
         scores = {}
         if round_.finished_at:
-            scores = round_points(round_, hands, house_rules, claims.get(round_.pk))
+            scores = round_points(round_, round_hands, house_rules, claims.get(round_.pk))
         for seat_id, line in lines.items():
-            hand = hands.get(seat_id)
+            hand = round_hands.get(seat_id)
             line.may_i_used += hand.may_i_used if hand else 0
             if round_.finished_at:
                 went_out = round_.went_out_id == seat_id
@@ -193,7 +230,7 @@ def game_board(game: Game) -> Board:
         lines[first_player.pk].plays_first = True
         if current.went_out_id:
             current.went_out = lines[current.went_out_id].seat  # read above, with its player
-        melds = table_melds(current)
+        melds = melds_of(current)
         for meld in melds:
             lines[meld.owner_id].melds.append(meld)
 
@@ -213,13 +250,123 @@ def game_board(game: Game) -> Board:
     )
 
 
-def round_current(game: Game) -> Round | None:
-    """The round being played or scored, with its hands; None once every contract is scored."""
-    return (
-        game.rounds.filter(finished_at__isnull=True)
-        .prefetch_related("hands")
-        .order_by("number")
-        .first()
+class ShanghaiClaims(NamedTuple):
+    """A round's Shanghai claims not taken back: how many each seat made, and how many were
+    made on each seat's discards, by seat id."""
+
+    made: Counter
+    against: Counter
+
+
+@dataclass
+class Table:
+    """A table's rounds, seats and hands, each hand with its seat's Shanghai calls, read in one
+    query (`table_read`). A tap checks it and changes it as it writes (the services keep it in
+    step with what they save) and its answer's board is built from it (`table_board`): nothing
+    is read twice."""
+
+    rounds: list[Round]  # by number
+    seats: list[Seat]  # by position, with their players
+    hands: dict[int, dict[int, Hand]]  # by round id, then seat id, in seat order
+    melds: dict[int, list[TableMeld]] = field(default_factory=dict)  # by round id, once known
+
+    @property
+    def current(self) -> Round | None:
+        """The round being played or scored; None once every contract is scored."""
+        return next((round_ for round_ in self.rounds if round_.finished_at is None), None)
+
+    def hands_of(self, round_: Round) -> list[Hand]:
+        return list(self.hands[round_.pk].values())
+
+    def hand(self, round_: Round, seat: Seat) -> Hand:
+        return self.hands[round_.pk][seat.pk]
+
+    def claims(self, round_: Round) -> ShanghaiClaims:
+        hands = self.hands_of(round_)
+        return ShanghaiClaims(
+            made=Counter({hand.seat_id: hand.claims for hand in hands if hand.claims}),
+            against=Counter({hand.seat_id: hand.claimed for hand in hands if hand.claimed}),
+        )
+
+    def round_dealt(self, round_: Round, hands: list[Hand]) -> None:
+        """A round just dealt: its hands, and no meld on the table yet."""
+        self.rounds.append(round_)
+        self.hands[round_.pk] = {hand.seat_id: hand for hand in hands}
+        for hand in hands:
+            hand.claims = hand.protects = hand.claimed = 0
+        self.melds[round_.pk] = []
+
+    def calls(self) -> Iterator[tuple[int, int, str, int]]:
+        """The Shanghai calls not taken back, counted by (round id, seat id, kind)."""
+        for round_hands in self.hands.values():
+            for hand in round_hands.values():
+                if hand.claims:
+                    yield hand.round_id, hand.seat_id, Event.Kind.SHANGHAI_CLAIM, hand.claims
+                if hand.protects:
+                    yield hand.round_id, hand.seat_id, Event.Kind.SHANGHAI_PROTECT, hand.protects
+
+
+def _calls_counted(**match) -> Subquery:
+    """How many Shanghai calls of a hand's round not taken back match `match` (OuterRefs to the
+    hand): a COUNT over the whole subquery, one row even when it is 0 (no GROUP BY)."""
+    calls = Event.objects.filter(round=OuterRef("round"), undone_by__isnull=True, **match)
+    count = Func(F("pk"), function="COUNT", output_field=IntegerField())
+    return Subquery(calls.order_by().annotate(calls=count).values("calls"))
+
+
+# Built once: building its three counts took more CPU than running the whole query does.
+_TABLE_HANDS = (
+    Hand.objects.select_related("round", "seat__player")
+    .annotate(
+        claims=_calls_counted(kind=Event.Kind.SHANGHAI_CLAIM, seat=OuterRef("seat")),
+        claimed=_calls_counted(kind=Event.Kind.SHANGHAI_CLAIM, other_seat=OuterRef("seat")),
+        protects=_calls_counted(kind=Event.Kind.SHANGHAI_PROTECT, seat=OuterRef("seat")),
+    )
+    .order_by("round__number", "seat__position")
+)
+
+
+def table_read(game: Game) -> Table:
+    """The table's rounds, seats and hands in one query, each hand with how many Shanghai
+    claims its seat made (`claims`) and suffered (`claimed`) in its round, and how many of its
+    own discards it protected (`protects`)."""
+    hands = _TABLE_HANDS.filter(round__game=game)
+    rounds, seats, by_round = {}, {}, {}
+    for hand in hands:
+        # One object a round and a seat, whichever hand it came with: what a tap changes on
+        # them, the board then shows.
+        hand.round = rounds.setdefault(hand.round_id, hand.round)
+        hand.seat = seats.setdefault(hand.seat_id, hand.seat)
+        by_round.setdefault(hand.round_id, {})[hand.seat_id] = hand
+    if not seats:  # a table with no round dealt has its seats all the same
+        seats = {seat.pk: seat for seat in game.seats.select_related("player")}
+    seats = sorted(seats.values(), key=lambda seat: seat.position)
+    return Table(rounds=list(rounds.values()), seats=seats, hands=by_round)
+
+
+def table_board(
+    game: Game, table: Table, *, last_action: str | None, melds_while_scored: bool = True
+) -> Board:
+    """The board of a table read with `table_read` (and changed by a tap, whose description is
+    then `last_action`): only the current round's melds are read, if they are not known. With
+    `melds_while_scored` false, a round being scored comes without them: the round screen then
+    shows the score entry, not the melds."""
+
+    def melds_of(round_: Round) -> list[TableMeld]:
+        if round_.went_out_id and not melds_while_scored:
+            return []
+        if round_.pk not in table.melds:
+            table.melds[round_.pk] = table_melds(round_)
+        return table.melds[round_.pk]
+
+    return _board(
+        game,
+        seats=table.seats,
+        rounds=table.rounds,
+        hands=table.hands,
+        calls=table.calls(),
+        last_action=last_action,
+        melds_of=melds_of,
     )
 
 

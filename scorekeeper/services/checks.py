@@ -4,12 +4,13 @@ the round's history."""
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
 import rules
 from scorekeeper.models import Check, Game, Photo, Role, Round, TableMeld
 
 from .refusals import ActionRefused
-from .roles import role_require
+from .roles import memberships_allowing, role_require
 from .tables import current_round
 
 
@@ -80,8 +81,12 @@ def _check_record(
 ) -> Check:
     """Keep a question asked at the table about `round_`, and its answer, in the round's
     history, with the photo the cards were read from."""
-    role_require(club=game.club_id, user=user, role=Role.SCORER)
-    if current_round(game).pk != round_.pk:
+    # One query says both that the user still scores here and that the round is still being
+    # played; when it says no, the role and the game are read apart to say which refusal it is.
+    scorer = memberships_allowing(user, Role.SCORER).filter(club=OuterRef("game__club"))
+    if not Round.objects.filter(Exists(scorer), pk=round_.pk, finished_at__isnull=True).exists():
+        role_require(club=game.club_id, user=user, role=Role.SCORER)
+        current_round(game)  # a game over is refused as such
         raise ActionRefused(
             f"Contract {round_.number} was scored on another tablet a moment ago, so this "
             "question was not kept: ask it again for the contract being played now."

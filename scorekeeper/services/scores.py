@@ -5,28 +5,33 @@ from collections import Counter
 from django.utils import timezone
 
 import rules
+from scorekeeper import selectors
 from scorekeeper.models import Event, Game, Hand, Round, Seat
+from scorekeeper.selectors import ShanghaiClaims, Table
 
 from .events import event_record, round_hands
 from .ratings import results_refresh
 from .refusals import ActionRefused
-from .tables import current_round, round_deal, table_write
+from .tables import current_round, round_finish, table_write
 
 
-def _claims(round_: Round) -> list[tuple[int, int]]:
-    """The round's Shanghai claims not taken back: (claimant's seat id, discarder's seat id)."""
+def _claims(round_: Round) -> ShanghaiClaims:
+    """The round's Shanghai claims not taken back."""
     events = round_.events.filter(kind=Event.Kind.SHANGHAI_CLAIM, undone_by__isnull=True)
-    return list(events.values_list("seat", "other_seat"))
+    claims = list(events.values_list("seat", "other_seat"))
+    return ShanghaiClaims(
+        made=Counter(claimant for claimant, _ in claims),
+        against=Counter(discarder for _, discarder in claims),
+    )
 
 
 def _hand_limits(
-    round_: Round, hands: list[Hand], claims: list[tuple[int, int]], house_rules: rules.HouseRules
+    round_: Round, hands: list[Hand], claims: ShanghaiClaims, house_rules: rules.HouseRules
 ) -> dict[int, int]:
     """The most cards each seat can be left holding at the end of the round, by seat id."""
-    claims_against = Counter(discarder for _, discarder in claims)
     return {
         hand.seat_id: house_rules.most_cards_left(
-            round_.number, may_i_used=hand.may_i_used, discards_claimed=claims_against[hand.seat_id]
+            round_.number, may_i_used=hand.may_i_used, discards_claimed=claims.against[hand.seat_id]
         )
         for hand in hands
     }
@@ -37,14 +42,14 @@ def _seat_names(hands: list[Hand]) -> dict[int, str]:
 
 
 def _scores_summary(
-    round_: Round, hands: list[Hand], claims: list[tuple[int, int]], scored, house_rules
+    round_: Round, hands: list[Hand], claims: ShanghaiClaims, scored, house_rules
 ) -> str:
     """ "Ann 0, Ben 30, Cat 75": the round's scores with the bonuses in force applied."""
     scores = rules.round_scores(
         {seat_id: points for seat_id, (_, points) in scored.items()},
         house_rules,
         rummy=round_.rummy,
-        shanghai_claims=Counter(claimant for claimant, _ in claims),
+        shanghai_claims=claims.made,
     )
     names = _seat_names(hands)
     return ", ".join(f"{names[seat_id]} {score}" for seat_id, score in scores.items())
@@ -53,7 +58,7 @@ def _scores_summary(
 def _hands_apply(
     round_: Round,
     hands: list[Hand],
-    claims: list[tuple[int, int]],
+    claims: ShanghaiClaims,
     entries: dict[int, rules.HandEntry],
     house_rules: rules.HouseRules,
 ) -> dict[int, tuple[str, int]]:
@@ -94,31 +99,34 @@ def _hands_apply(
 
 
 @table_write
-def round_score(*, game: Game, entries: dict[int, rules.HandEntry], user) -> Round:
+def round_score(
+    *, game: Game, entries: dict[int, rules.HandEntry], user, table: Table | None = None
+) -> Event:
     """Save the scores of the current round, then deal the next contract or end the game."""
-    round_ = current_round(game)
+    table = table or selectors.table_read(game)
+    round_ = current_round(game, table)
     if not round_.went_out_id:
         raise ActionRefused("Nobody has gone out yet: tap “Went out” for the player who did.")
     house_rules = game.house_rules
-    hands = list(round_.hands.select_related("seat__player"))
-    claims = _claims(round_)
+    hands = table.hands_of(round_)
+    claims = table.claims(round_)
     scored = _hands_apply(round_, hands, claims, entries, house_rules)
     for hand in hands:
         hand.cards, hand.points = scored[hand.seat_id]
-    Hand.objects.bulk_update(hands, ["cards", "points"])  # one UPDATE for the table
     round_.finished_at = timezone.now()
-    round_.save(update_fields=["finished_at"])
+    deal = round_.number < len(house_rules.contracts)
+    dealt = round_finish(game=game, round_=round_, hands=hands, deal=deal)
     summary = _scores_summary(round_, hands, claims, scored, house_rules)
     description = f"Contract {round_.number} scored: {summary}"
     after = round_hands(round_, scored)
-    event_record(game, round_, Event.Kind.ROUND_SCORED, user, description, after=after)
-    if round_.number < len(house_rules.contracts):
-        round_deal(game=game, number=round_.number + 1, seats=[hand.seat for hand in hands])
+    event = event_record(game, round_, Event.Kind.ROUND_SCORED, user, description, after=after)
+    if deal:
+        table.round_dealt(dealt[0].round, dealt)
     else:
         game.finished_at = timezone.now()
         game.save(update_fields=["finished_at"])
         results_refresh(game=game)
-    return round_
+    return event
 
 
 def _went_down_first(round_: Round, seat_id: int) -> bool:

@@ -32,6 +32,7 @@ def table_page(
     request,
     game,
     *,
+    board=None,
     message="",
     message_level="error",
     status=200,
@@ -40,19 +41,21 @@ def table_page(
     photo_seat_id=None,
 ):
     """The table page, or for htmx only its `table` partial, with an optional message (a refusal
-    unless `message_level` says otherwise) and the photo a hand was just read from."""
-    board = selectors.game_board(game)
+    unless `message_level` says otherwise) and the photo a hand was just read from; of `board`
+    when it was built already."""
+    board = board or selectors.game_board(game)
     if score_form is None and board.scoring:
         score_form = ScoreForm(
             initial={"version": game.version},
             round_=board.current,
+            hands=board.hands,
             entered=selectors.scores_taken_back(board.current),
         )
     offline_form = None
     if board.current and not board.scoring and game.member_role != Role.VIEWER:
         # Every player's row, for the score entry a tablet shows by itself when "Went out" is
         # tapped with no connection (score_entry_offline.html).
-        offline_form = ScoreForm(round_=board.current, editing=True)
+        offline_form = ScoreForm(round_=board.current, hands=board.hands, editing=True)
     context = {
         "board": board,
         "game": game,
@@ -64,7 +67,8 @@ def table_page(
         "score_rows": score_form.rows(board.lines) if score_form else [],
         "score_form": score_form,
         "photo_url": reverse("score_photo", args=[game.pk]),
-        "poll_url": polling.poll_url(request, game.pk),
+        # The poll and the TV link are outside the `table` partial: an htmx answer needs neither.
+        "poll_url": "" if request.htmx else polling.poll_url(request, game.pk),
         "etag": polling.table_etag(screen="table", pk=game.pk, version=game.version),
         "tv_link": None if request.htmx else selectors.tv_link_for(game),
         "totals_chart": charts.running_totals_chart(board),
@@ -101,6 +105,21 @@ def _after_write(request, game, *, saved: str = ""):
         cache.set(key, game.version, TAP_KEPT_SECONDS)
     if request.htmx:
         return table_page(request, game, message=saved, message_level="success")
+    if saved:
+        messages.success(request, saved)
+    return redirect(game)
+
+
+def _after_tap(request, game, table: selectors.Table, event, *, saved: str = ""):
+    """The answer to a tap accepted: the table's board built from what the tap read and changed,
+    with the tap as its last action; `saved`, if given, is said on it."""
+    if key := tap_key(request):
+        cache.set(key, game.version, TAP_KEPT_SECONDS)
+    if request.htmx:
+        board = selectors.table_board(
+            game, table, last_action=event.description, melds_while_scored=False
+        )
+        return table_page(request, game, board=board, message=saved, message_level="success")
     if saved:
         messages.success(request, saved)
     return redirect(game)
@@ -145,56 +164,66 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def may_i(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
-    form = SeatActionForm(request.POST, game=game)
+    table = selectors.table_read(game)
+    form = SeatActionForm(request.POST, game=game, seats=table.seats)
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
     try:
-        services.may_i_spend(game=game, **form.cleaned_data, user=request.user)
+        event = services.may_i_spend(game=game, **form.cleaned_data, table=table, user=request.user)
     except services.ActionRefused as refusal:
         return table_page_refused(request, game, refusal)
-    return _after_write(request, game)
+    return _after_tap(request, game, table, event)
 
 
 @require_POST
 @login_required
 def went_down(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
-    form = SeatActionForm(request.POST, game=game)
+    table = selectors.table_read(game)
+    form = SeatActionForm(request.POST, game=game, seats=table.seats)
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
     try:
-        event = services.hand_mark_down(game=game, **form.cleaned_data, user=request.user)
+        event = services.hand_mark_down(
+            game=game, **form.cleaned_data, table=table, user=request.user
+        )
     except services.ActionRefused as refusal:
         return table_page_refused(request, game, refusal)
-    return _after_write(request, game, saved=saved_message(event))
+    return _after_tap(request, game, table, event, saved=saved_message(event))
 
 
 @require_POST
 @login_required
 def went_out(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
-    form = WentOutForm(request.POST, game=game)
+    table = selectors.table_read(game)
+    form = WentOutForm(request.POST, game=game, seats=table.seats)
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
     try:
-        services.round_record_went_out(game=game, **form.cleaned_data, user=request.user)
+        event = services.round_record_went_out(
+            game=game, **form.cleaned_data, table=table, user=request.user
+        )
     except services.ActionRefused as refusal:
         return table_page_refused(request, game, refusal)
-    return _after_write(request, game)
+    return _after_tap(request, game, table, event)
 
 
 @require_POST
 @login_required
 def shanghai(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
-    form = ShanghaiForm(request.POST, game=game)
+    table = selectors.table_read(game)
+    form = ShanghaiForm(request.POST, game=game, seats=table.seats)
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
     try:
-        event = services.shanghai_record(game=game, **form.cleaned_data, user=request.user)
+        event = services.shanghai_record(
+            game=game, **form.cleaned_data, table=table, user=request.user
+        )
     except services.ActionRefused as refusal:
         return table_page_refused(request, game, refusal)
-    return _after_write(request, game, saved=saved_message(event))
+    return _after_tap(request, game, table, event, saved=saved_message(event))
 
 
 @require_POST
@@ -215,17 +244,21 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def score(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
-    # The round and its hands only: the whole board is built once, for the answer.
-    form = ScoreForm(request.POST, round_=selectors.round_current(game))
+    # Read once: the form's rows, what the service checks and saves, and the answer's board.
+    table = selectors.table_read(game)
+    round_ = table.current
+    hands = table.hands_of(round_) if round_ else None
+    form = ScoreForm(request.POST, round_=round_, hands=hands)
     if not form.is_valid():
         if "version" in form.errors:
             return table_page_refused(request, game, services.StaleState())
         return table_page(request, game, score_form=form, message="Check the hands marked below.")
     try:
-        services.round_score(
+        event = services.round_score(
             game=game,
             version=form.cleaned_data["version"],
             entries=form.cleaned_data["entries"],
+            table=table,
             user=request.user,
         )
     except services.StaleState as refusal:
@@ -234,7 +267,7 @@ def score(request: HttpRequest, pk: int) -> HttpResponse:
         # The refused write rolled back: what was typed stays on screen to be corrected.
         game.refresh_from_db()
         return table_page(request, game, message=str(refusal), score_form=form)
-    return _after_write(request, game)
+    return _after_tap(request, game, table, event)
 
 
 @require_http_methods(["GET", "POST"])

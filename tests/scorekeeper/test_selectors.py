@@ -5,7 +5,7 @@ import pytest
 
 from scorekeeper import selectors, services
 from scorekeeper.models import Club
-from tests.factories import make_club, make_game, make_user, play_round, seats
+from tests.factories import go_down, make_club, make_game, make_user, play_round, seats
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +103,78 @@ def test_who_went_out_comes_with_the_board(django_assert_num_queries):
     board = selectors.game_board(game)
     with django_assert_num_queries(0):
         assert board.current.went_out.player.name == went_out.player.name
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(3, 0), (5, 6)])
+def test_a_table_is_read_in_one_query_however_long_the_game(
+    django_assert_num_queries, players, rounds
+):
+    game = make_game(players=players)
+    for _ in range(rounds):
+        play_round(game, points=[10] * (players - 1))
+    names = [seat.player.name for seat in seats(game)]
+    with django_assert_num_queries(1):
+        table = selectors.table_read(game)
+        assert [round_.number for round_ in table.rounds] == list(range(1, rounds + 2))
+        assert [seat.player.name for seat in table.seats] == names
+        assert table.current.number == rounds + 1
+
+
+def board_as_seen(board) -> dict:
+    lines = [
+        (
+            line.seat.pk,
+            line.points,
+            line.total,
+            line.place,
+            line.rounds_won,
+            line.may_i_used,
+            line.shanghai_calls,
+            line.round_shanghai_calls,
+            line.hand and line.hand.pk,
+            line.is_dealer,
+            line.plays_first,
+            [meld.pk for meld in line.melds],
+        )
+        for line in board.lines
+    ]
+    current = board.current and (board.current.pk, board.current.went_out_id)
+    return {
+        "lines": lines,
+        "current": current,
+        "claims": board.claims,
+        "melds": [meld.pk for meld in board.melds],
+        "rounds": [(round_.pk, round_.finished_at) for round_ in board.rounds],
+        "last_action": board.last_action,
+    }
+
+
+@pytest.mark.parametrize("scoring", [False, True])
+def test_a_tables_board_is_the_board(scoring):
+    # Claims, a protected discard and a claim taken back, over two contracts.
+    game = make_game(players=4)
+    ann, ben, cat, dan = seats(game)
+    services.hand_mark_down(game=game, version=game.version, seat=cat, user=game.created_by)
+    for claimant, discarder in [(ann, cat), (ben, ben), (dan, cat)]:
+        services.shanghai_record(
+            game=game,
+            version=game.version,
+            seat=claimant,
+            discarder=discarder,
+            user=game.created_by,
+        )
+    services.action_undo(game=game, version=game.version, user=game.created_by)
+    play_round(game, went_out=2)
+    go_down(game, ann, "7H 7S 7D | 5C 6C 7C 8C")
+    services.shanghai_record(
+        game=game, version=game.version, seat=ben, discarder=ann, user=game.created_by
+    )
+    if scoring:
+        services.round_record_went_out(
+            game=game, version=game.version, seat=dan, user=game.created_by
+        )
+    expected = selectors.game_board(game)
+    table = selectors.table_read(game)
+    board = selectors.table_board(game, table, last_action=expected.last_action)
+    assert board_as_seen(board) == board_as_seen(expected)
+    assert board.claims == {ben.pk: 1}

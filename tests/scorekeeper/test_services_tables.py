@@ -54,6 +54,14 @@ def test_a_stale_screen_is_refused_and_changes_nothing():
     assert Event.objects.filter(kind=Event.Kind.MAY_I).count() == 1
 
 
+@pytest.mark.parametrize("version", [-1, 2**31, 2**63, 2**70])
+def test_a_version_no_table_can_be_at_is_a_stale_screen(version):
+    game = make_game()
+    with pytest.raises(services.StaleState):
+        services.may_i_spend(game=game, version=version, seat=seats(game)[0], user=game.created_by)
+    assert not Event.objects.exists()
+
+
 def test_shanghai_claims_and_protects_are_events():
     game = make_game()
     ann, ben, cat = seats(game)[:3]

@@ -2,13 +2,17 @@
 (scorekeeper/views/games.py)."""
 
 import html
+import re
 
 import pytest
 from django.urls import reverse
 
+from scorekeeper import services
 from scorekeeper.models import Event, Game, Hand, Membership, Role
 from tests.factories import (
+    act,
     bad_seat,
+    go_down,
     go_out,
     make_club,
     make_game,
@@ -418,7 +422,10 @@ def test_five_players_with_the_longest_names_score_and_keep_their_history(client
 def test_saving_scores_takes_the_same_queries_at_any_contract(
     client, member, game, django_assert_num_queries, played
 ):
-    # The state check reads the round and its hands only; the board is built once, to answer.
+    # Session, user, table; the table's hands with their rounds, seats and Shanghai calls, read
+    # once for the form, the service and the answer's board; the transaction (BEGIN, COMMIT)
+    # with the version's claim, the rounds' upsert (this one finished, the next dealt), the
+    # hands' one and the history's event.
     for _ in range(played):
         play_round(game)
     game.refresh_from_db()
@@ -427,8 +434,9 @@ def test_saving_scores_takes_the_same_queries_at_any_contract(
     entries = {f"cards_{seat.pk}": "K 7" for seat in game.seats.order_by("position")[1:]}
     # 35 when the state check built a whole board; 31 when each hand was saved on its own; 28
     # when the service read the round's hands three times, its seats twice and its Shanghai
-    # claims twice, and checked the role apart from claiming the table's version
-    with django_assert_num_queries(22):
+    # claims twice, and checked the role apart from claiming the table's version; 22 when the
+    # service read the round again and the answer read the whole board
+    with django_assert_num_queries(10):
         response = post(client, "score", game, htmx=True, version=game.version, **entries)
     assert response.status_code == 200
     assert game.rounds.filter(number=played + 1, finished_at__isnull=False).exists()
@@ -519,3 +527,90 @@ def test_a_round_being_scored_or_a_viewers_screen_has_no_offline_score_entry(cli
     go_out(game, first_seat(game))
     client.force_login(member)
     assert "score-entry-offline" not in text_of(client.get(game.get_absolute_url()))
+
+
+# A tap's answer is built from what the tap read and changed, not read again: it must be the table
+# as a fresh read shows it.
+
+
+# Melds that go down in a contract with a discard.
+GOING_DOWN = {1: "7H 7S 7D | 9C 9H 9S", 6: "7H 7S 7D | 5C 6C 7C 8C | 9D 10D JD QD"}
+
+
+def busy_table(game, *, played: int):
+    """`played` contracts scored, then in the next: Ann down with melds and Ben's claim of Cat's
+    discard (where going down is not going out), Cat's protected discard and a May I? of Dan's
+    taken back."""
+    for _ in range(played):
+        play_round(game, went_out=1)
+    ann, ben, cat, dan = seats(game)
+    if played + 1 in GOING_DOWN:
+        go_down(game, ann, GOING_DOWN[played + 1])
+        act(services.shanghai_record, game, seat=ben, discarder=cat)
+    act(services.shanghai_record, game, seat=cat, discarder=None)
+    act(services.may_i_spend, game, seat=dan)
+    act(services.action_undo, game)
+    game.refresh_from_db()
+
+
+def without_csrf_tokens(page: str) -> str:
+    # Each render masks the token anew: the same token, other characters.
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", page)
+
+
+TAPS = {
+    "may_i": lambda ann, ben, cat, dan: {"seat": dan.pk},
+    "went_down": lambda ann, ben, cat, dan: {"seat": cat.pk},
+    "went_out": lambda ann, ben, cat, dan: {"seat": ben.pk},
+    "went_out in one turn": lambda ann, ben, cat, dan: {"seat": dan.pk, "rummy": "on"},
+    "shanghai": lambda ann, ben, cat, dan: {"seat": cat.pk, "discarder": ben.pk},
+    "shanghai protecting": lambda ann, ben, cat, dan: {"seat": ben.pk, "discarder": ""},
+    "score": lambda ann, ben, cat, dan: {f"cards_{seat.pk}": "K 7 JK" for seat in (ann, cat, dan)},
+}
+
+
+@pytest.mark.parametrize(
+    ("tap", "played"),
+    # Nobody can be down in contract 7 (going down goes out): no meld to claim a discard onto.
+    [(tap, played) for tap in TAPS for played in (0, 5, 6) if (tap, played) != ("shanghai", 6)],
+)
+def test_a_taps_answer_is_the_table_as_read_afresh(client, member, game, tap, played):
+    busy_table(game, played=played)
+    if tap == "score":
+        go_out(game, seats(game)[1])
+    response = post(client, tap.split()[0], game, htmx=True, **TAPS[tap](*seats(game)))
+    game.refresh_from_db()
+    assert response.status_code == 200
+    assert 'role="alert"' not in text_of(response)  # accepted
+    fresh = client.get(game.get_absolute_url(), headers={"HX-Request": "true"})
+    # The answer may also say what was saved (a going-down, a Shanghai call): the rest is equal.
+    saved = r'<p class="message success" role="status">Saved: [^<]*</p>'
+    answer = re.sub(saved, "", response.content.decode())
+    assert without_csrf_tokens(answer) == without_csrf_tokens(fresh.content.decode())
+
+
+@pytest.mark.parametrize("played", [0, 5])
+@pytest.mark.parametrize(
+    ("tap", "queries"),
+    [
+        # Session, user, table; the table's hands with their rounds, seats and Shanghai calls,
+        # read once; BEGIN, the version's claim, the hand's UPDATE, the event, COMMIT; the
+        # melds on the table, for the answer.
+        ("may_i", 10),
+        ("went_down", 10),
+        # As May I?, with the round's UPDATE, and what a save taken back had entered; the melds
+        # are not on the score entry's screen.
+        ("went_out", 11),
+        # No hand changes: the event is the call.
+        ("shanghai", 9),
+    ],
+)
+def test_a_tap_takes_the_same_queries_at_any_contract(
+    client, member, game, django_assert_num_queries, played, tap, queries
+):
+    busy_table(game, played=played)
+    data = TAPS[tap](*seats(game))
+    with django_assert_num_queries(queries):
+        response = post(client, tap, game, htmx=True, **data)
+    assert response.status_code == 200
+    assert Game.objects.get(pk=game.pk).version == game.version + 1

@@ -19,16 +19,22 @@ import sys
 import tempfile
 import time
 
+ACTIONS = ["score", "went_out", "may_i", "shanghai", "check", "table", "poll", "trivial", "write"]
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "action",
-        choices=["score", "went_out", "may_i", "shanghai", "table", "check", "poll", "trivial"],
+        choices=ACTIONS,
     )
     parser.add_argument("--times", type=int, default=40)
+    parser.add_argument(
+        "--played", type=int, default=0, help="contracts scored first (5: the action in the 6th)"
+    )
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--callees", help="also the functions this one calls, e.g. game_board")
+    parser.add_argument("--callers", help="also the functions that call this one")
     parser.add_argument("--sort", default="cumulative", help="pstats order, e.g. tottime")
     parser.add_argument(
         "--only", default=r"scorekeeper|rules|templat", help="functions whose path matches"
@@ -43,21 +49,35 @@ def main() -> int:
     import django
 
     django.setup()
+    from django.conf import settings
+
+    # The app's pages, and the reference write (`write`) in front of them.
+    settings.ROOT_URLCONF = "tools.loadtest.write_view"
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
     from scorekeeper.selectors import polling
-    from tests.factories import make_game, seats
+    from tests import factories
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
     client = Client(HTTP_HX_REQUEST="true")
 
+    table_seats = {}  # by table id: read before the action, so its queries are the app's only
+
+    def seats(game):
+        if game.pk not in table_seats:
+            table_seats[game.pk] = factories.seats(game)
+        return table_seats[game.pk]
+
     def fresh():
-        game = make_game()
+        game = factories.make_game()
+        for _ in range(arguments.played):
+            factories.play_round(game)
         client.force_login(game.created_by)
+        seats(game)
         return game
 
     def went_out(game):
@@ -73,6 +93,14 @@ def main() -> int:
         return client.post(
             f"/tables/{game.pk}/may-i/", {"version": game.version, "seat": seats(game)[1].pk}
         )
+
+    gone_down = set()  # tables where someone has gone down: a Shanghai claim needs a meld out
+
+    def someone_down(game):
+        if game.pk not in gone_down:
+            data = {"version": game.version, "seat": seats(game)[0].pk}
+            client.post(f"/tables/{game.pk}/went-down/", data)
+            gone_down.add(game.pk)
 
     def shanghai(game):
         claimant, discarder = seats(game)[1:3]
@@ -102,11 +130,12 @@ def main() -> int:
         "score": (went_out, score),
         "went_out": (lambda game: None, went_out),
         "may_i": (lambda game: None, may_i),
-        "shanghai": (lambda game: None, shanghai),
+        "shanghai": (someone_down, shanghai),
         "table": (lambda game: None, lambda game: client.get(f"/tables/{game.pk}/")),
         "check": (lambda game: None, check),
         "poll": (open_screen, poll),
         "trivial": (lambda game: None, lambda game: client.get("/healthz")),
+        "write": (lambda game: None, lambda game: client.post(f"/tables/{game.pk}/touch/")),
     }
     prepare, action = actions[arguments.action]
 
@@ -129,7 +158,9 @@ def main() -> int:
     waiting = []  # ms of those spent waiting for the database
     for repetition in range(2 * arguments.times):
         game.refresh_from_db()
-        if game.finished_at or game.rounds.filter(finished_at__isnull=True).count() == 0:
+        over = game.finished_at or game.rounds.filter(finished_at__isnull=True).count() == 0
+        # A member asks the checker at most 30 questions a minute: a new table, a new member.
+        if over or (arguments.action == "check" and repetition % 25 == 24):
             game = fresh()
         prepare(game)
         game.refresh_from_db()
@@ -151,7 +182,10 @@ def main() -> int:
         if answer.status_code != (304 if arguments.action == "poll" else 200):
             raise SystemExit(f"{arguments.action} answered {answer.status_code}")
         if arguments.action in ("score", "went_out", "may_i", "shanghai"):
+            version = game.version
             game.refresh_from_db()
+            if game.version != version + 1:  # a refusal is a page too: it must not be timed
+                raise SystemExit(f"{arguments.action} was refused: {answer.text[:2000]}")
             # Back to the state the action needs for the next repetition: undo it.
             client.post(f"/tables/{game.pk}/undo/", {"version": game.version})
             if arguments.action == "score":
@@ -163,6 +197,8 @@ def main() -> int:
     stats.print_stats(arguments.only, arguments.top)
     if arguments.callees:
         stats.print_callees(arguments.callees)
+    if arguments.callers:
+        stats.print_callers(arguments.callers)
     print(
         f"{arguments.action}: median {statistics.median(plain):.1f} ms a request without the "
         f"profiler ({arguments.times} times), {statistics.median(waiting):.1f} ms of it "
