@@ -188,6 +188,10 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "scorekeeper_cache",
+        # Django culls a third of the rows past 300 by default, throttle counters among them:
+        # the counters, the invite guesses and the offline queue's tap ids of a busy club night
+        # stay well under this, and expired rows are culled first.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
     }
 }
 RATELIMIT_VIEW = "scorekeeper.views.errors.too_many_attempts"
