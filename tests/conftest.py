@@ -1,7 +1,16 @@
 """Fixtures for every test; the environment itself is set in tests/environment.py, loaded before
 Django starts. Django-only fixtures live in tests/scorekeeper/conftest.py."""
 
+import os
+
 import pytest
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: two workers a core. A browser test spends most of its time waiting for the
+    page (its polls, its timers, a tap's answer), a core's worth of CPU shared by Chromium, the
+    live server and the test; a second worker a core fills those waits."""
+    return 2 * (os.process_cpu_count() or 1)
 
 
 def pytest_collection_modifyitems(items):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
+from django.db import connection
 from django.urls import reverse
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
@@ -223,56 +224,56 @@ def profile_data(house_rules: rules.HouseRules | None = None, name="House", **ch
     return data
 
 
-def database_state() -> dict:
-    """Every row a view could write, in a form two snapshots can be compared by."""
-    return {
-        "games": list(
-            models.Game.objects.order_by("pk").values_list("pk", "version", "finished_at")
+def _state_queries() -> dict:
+    """What `database_state` reads: every row a view could write."""
+    rows = {
+        models.Game: ("version", "finished_at"),
+        models.Seat: ("player_id", "position"),
+        models.Round: ("went_out_id", "finished_at"),
+        models.Hand: ("may_i_used", "went_down", "cards", "points"),
+        models.Event: ("kind",),
+        models.TableMeld: ("cards",),
+        models.Check: (),
+        models.Photo: ("check_asked_id",),
+        models.Player: ("name",),
+        models.Season: ("name", "ends_on", "share_token"),
+        models.RulesProfile: ("name", "settings"),
+        models.Club: (
+            "name",
+            "time_zone",
+            "invite_code",
+            "invite_role",
+            "invite_expires_at",
+            "tv_token",
         ),
-        "seats": list(
-            models.Seat.objects.order_by("pk").values_list("pk", "player_id", "position")
-        ),
-        "rounds": list(
-            models.Round.objects.order_by("pk").values_list("pk", "went_out_id", "finished_at")
-        ),
-        "hands": list(
-            models.Hand.objects.order_by("pk").values_list(
-                "pk", "may_i_used", "went_down", "cards", "points"
-            )
-        ),
-        "events": list(models.Event.objects.order_by("pk").values_list("pk", "kind")),
-        "melds": list(models.TableMeld.objects.order_by("pk").values_list("pk", "cards")),
-        "checks": models.Check.objects.count(),
-        "photos": list(models.Photo.objects.order_by("pk").values_list("pk", "check_asked_id")),
-        "players": list(models.Player.objects.order_by("pk").values_list("pk", "name")),
-        "seasons": list(
-            models.Season.objects.order_by("pk").values_list("pk", "name", "ends_on", "share_token")
-        ),
-        "profiles": list(
-            models.RulesProfile.objects.order_by("pk").values_list("pk", "name", "settings")
-        ),
-        "clubs": list(
-            models.Club.objects.order_by("pk").values_list(
-                "pk",
-                "name",
-                "time_zone",
-                "invite_code",
-                "invite_role",
-                "invite_expires_at",
-                "tv_token",
-            )
-        ),
-        "memberships": list(
-            models.Membership.objects.order_by("pk").values_list("pk", "user_id", "role")
-        ),
-        "tv_links": list(models.TableLink.objects.order_by("pk").values_list("pk", "token")),
-        "imports": list(models.ClubImport.objects.order_by("pk").values_list("pk", "status")),
-        "recounts": list(
-            models.Recount.objects.order_by("pk").values_list(
-                "pk", "rebuild", "since_finished_at", "since_game_id"
-            )
-        ),
+        models.Membership: ("user_id", "role"),
+        models.TableLink: ("token",),
+        models.ClubImport: ("status",),
+        models.Recount: ("rebuild", "since_finished_at", "since_game_id"),
     }
+    return {
+        model.__name__: model.objects.order_by("pk").values_list("pk", *fields)
+        for model, fields in rows.items()
+    }
+
+
+_STATE_SQL: dict[str, list] = {}
+
+
+def database_state() -> dict:
+    """Every row a view could write, in a form two snapshots can be compared by (as the
+    database stores it). Hundreds of tests take it twice a request, so its queries are
+    compiled once for each database vendor."""
+    if connection.vendor not in _STATE_SQL:
+        _STATE_SQL[connection.vendor] = [
+            (name, *queryset.query.sql_with_params()) for name, queryset in _state_queries().items()
+        ]
+    state = {}
+    with connection.cursor() as cursor:
+        for name, sql, params in _STATE_SQL[connection.vendor]:
+            cursor.execute(sql, params)
+            state[name] = cursor.fetchall()
+    return state
 
 
 def text_of(response) -> str:
