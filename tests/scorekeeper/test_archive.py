@@ -164,10 +164,22 @@ def _snapshot(club) -> dict:
     }
 
 
+@pytest.fixture(scope="module")
+def lived_in(django_db_setup, django_db_blocker):
+    """The lived-in club's id and export, built once for the module's tests (each build is tens
+    of writes through the services): in a transaction that each test's own nests in, rolled
+    back when the module is done."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        club = make_lived_in_club()
+        yield club.pk, archive.club_export_json(club)
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def exported():
-    club = make_lived_in_club()
-    return club, archive.club_export_json(club)
+def exported(lived_in):
+    """The lived-in club, read afresh for the test, and its export."""
+    pk, document = lived_in
+    return Club.objects.get(pk=pk), document
 
 
 @pytest.fixture
