@@ -46,7 +46,7 @@ chromium:
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; }
 
-# The suite runs on every core (pytest-xdist); `make test-fast` leaves out what is marked slow
+# The suite runs on two workers a core (pytest-xdist, tests/conftest.py); `make test-fast` leaves out what is marked slow
 # (property, browser and process tests, and the modules that build much): a loop of seconds.
 test: $(VENV)/.requirements-dev chromium
 	$(BIN)/python -m pytest -n auto
