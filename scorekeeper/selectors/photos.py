@@ -4,6 +4,7 @@ that no card counts twice; and how many cards each hand usually holds, for the c
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+import rules
 from recognizer import SURE_CONFIDENCE
 from scorekeeper.models import Photo, PhotoStatus, Round
 
@@ -190,10 +191,19 @@ class HeldCount:
 
     usually: int
     most: int
+    # The key the checker's page keeps the number said under, for the round.
+    remember: str = ""
 
     @property
     def choices(self) -> range:
         return range(1, self.most + 1)
+
+
+def checker_count(house_rules: rules.HouseRules, number: int, *, remember: str) -> HeldCount:
+    """The checker's count check for a photo of a hand in round `number`: it holds the deal
+    unless the player says otherwise (which hand it is, the checker does not know)."""
+    most = min(house_rules.most_cards_held(number), MOST_CARDS_OFFERED)
+    return HeldCount(house_rules.cards_dealt[number - 1], most, remember)
 
 
 def held_counts(board: Board) -> dict[int, HeldCount]:

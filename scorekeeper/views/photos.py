@@ -13,6 +13,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.decorators import ratelimit
 
+import rules
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, row_id
 from scorekeeper.models import Photo, PhotoStatus, Role
@@ -103,10 +104,15 @@ def photo_reading(request: HttpRequest, pk: int) -> HttpResponse:
         reading = photos.hand_readings(photo.round, seat_id=photo.seat_id).get(photo.seat_id)
         if reading is None or reading.reading:
             return HttpResponse(status=204)
+        count = None  # the hand's count check is on the score entry, kept while it is polled
     else:
         reading = photos.hand_reading(photos.hand_shots([photo]))
+        round_ = photo.round
+        remember = f"sk:held:table{photo.game_id}:round{round_.pk}"
+        count = photos.checker_count(photo.game.house_rules, round_.number, remember=remember)
     context = {
         "reading": reading,
+        "count": count,
         "fill": f"id_cards_{photo.seat_id}" if photo.seat_id else "id_cards",
         "player": photo.seat.player if photo.seat_id else None,
     }
@@ -144,7 +150,9 @@ def _standalone_read(result) -> dict:
     )
     # The page shows the photo from its own file: it was kept only until it was read.
     reading = photos.hand_reading(photos.hand_shots([photo], src=lambda photo: ""))
-    return {"reading": reading, "fill": "id_cards", "preview": True}
+    # No table: the seed game's deal, until the player taps what the hand holds.
+    count = photos.checker_count(rules.HouseRules(), 1, remember="sk:held:checker")
+    return {"reading": reading, "count": count, "fill": "id_cards", "preview": True}
 
 
 @require_POST

@@ -259,9 +259,9 @@ document.addEventListener("htmx:afterSettle", () => {
       box.dispatchEvent(new Event("input", { bubbles: true }));
     }
     const entry = read.closest(".hand-entry");
-    if (entry && read.dataset.cards !== undefined) {
-      entry.querySelector(".second-photo")?.removeAttribute("hidden");
-      window.countCheck.show(entry.querySelector(".held"));
+    if (read.dataset.cards !== undefined) {
+      entry?.querySelector(".second-photo")?.removeAttribute("hidden");
+      window.countCheck.show((entry || read).querySelector(".held"));
     }
     const file = document.getElementById(read.dataset.preview || "")?.files?.[0];
     const image = read.querySelector("svg image");
@@ -299,18 +299,30 @@ window.countCheck = (function () {
     const chosen = held.querySelector("input[type=radio]:checked");
     const said = held.querySelector(".count-check");
     if (!box || !chosen || !said) return;
-    const entered = box.value.split(/[\s,]+/).filter(Boolean).length;
+    // The checker's "|" between melds is no card.
+    const entered = box.value.split(/[\s,]+/).filter((token) => token && token !== "|").length;
     const count = Number(chosen.value);
     const typedPoints = box.closest(".hand-entry")?.querySelector(".points-input")?.value;
     held.classList.toggle("off", entered !== count && !(entered === 0 && typedPoints));
     if (entered === 0 && typedPoints) said.textContent = "";
-    else if (entered === count) said.textContent = `All ${count} cards are entered.`;
+    else if (entered === count) said.textContent = count === 1 ? "The card is entered." : `All ${count} cards are entered.`;
     else said.textContent = problem(count, entered);
+  }
+
+  function remembered(held) {
+    try {
+      return held.dataset.remember ? sessionStorage.getItem(held.dataset.remember) : null;
+    } catch {
+      return null; // storage refused: the usual count stands
+    }
   }
 
   function show(held) {
     if (!held) return;
     held.hidden = false;
+    const said = remembered(held);
+    const kept = said && held.querySelector(`input[type=radio][value="${CSS.escape(said)}"]`);
+    if (kept) kept.checked = true;
     if (!held.querySelector("input[type=radio]:checked")) {
       const usually = held.querySelector(`input[type=radio][value="${held.dataset.usually}"]`);
       if (usually) usually.checked = true;
@@ -326,16 +338,20 @@ window.countCheck = (function () {
     document.querySelectorAll(".held[data-held-for]").forEach(check);
   }
 
-  document.addEventListener("input", (event) => {
-    check(event.target.closest?.(".hand-entry")?.querySelector(".held"));
-  });
+  // Any card typed, tapped or taken out: the few rows on the page are checked again.
+  document.addEventListener("input", checkAll);
   document.addEventListener("change", (event) => {
-    if (event.target.matches?.(".held input[type=radio]")) check(event.target.closest(".held"));
+    const held = event.target.matches?.(".held input[type=radio]") && event.target.closest(".held");
+    if (!held) return;
+    check(held);
+    try {
+      if (held.dataset.remember) sessionStorage.setItem(held.dataset.remember, event.target.value);
+    } catch {
+      // storage refused: the number is kept on the page only
+    }
   });
   document.addEventListener("click", (event) => {
-    if (event.target.closest(".keypad .key, .card-chips .chip")) {
-      check(event.target.closest(".hand-entry")?.querySelector(".held"));
-    }
+    if (event.target.closest(".keypad .key, .card-chips .chip, .picker .pick")) checkAll();
     const add = event.target.closest("[data-add-card]");
     if (!add) return;
     const read = add.closest(".photo-result");

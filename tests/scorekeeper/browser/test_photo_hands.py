@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import expect
 
 import rules
@@ -134,6 +135,30 @@ def test_two_photos_of_one_hand_count_each_card_once_and_say_where_it_came_from(
     sources = entry.locator(".card-sources li")
     expect(sources.filter(has_text="8S")).to_have_text("8S both photos")
     expect(sources.filter(has_text="2H")).to_have_text("2H photo 1")
+
+
+def test_the_checker_has_the_count_check_too_and_remembers_the_count(tablet, log_in, task_worker):
+    page = tablet
+    game, ann, ben, cleo = a_table_whose_hand_holds_eighteen()
+    log_in(page, game.club.memberships.get().user)
+    page.goto(reverse("checker"))
+    page.locator("input[type=file][name=photo]").set_input_files(FAN)
+    held = page.get_by_role("radiogroup", name="How many cards the hand holds")
+    # The seed game deals eleven: the player says the hand holds eighteen.
+    expect(held.get_by_role("radio", name="11", exact=True)).to_be_checked(timeout=30_000)
+    check = page.locator(".photo-result .count-check")
+    expect(check).to_contain_text("Six cards too many: this hand holds 11 and 17 are entered.")
+    held.locator(".held-choice").filter(has_text=re.compile("^18$")).click()
+    expect(check).to_contain_text("One card missing")
+    page.get_by_role("button", name=re.compile(r"^\+ JC")).click()
+    expect(check).to_have_text("All 18 cards are entered.")
+    expect(page.get_by_label("Cards", exact=True)).to_have_value(re.compile(r" JC$"))
+
+    # The next photo on this page is of a hand of eighteen too.
+    page.locator("input[type=file][name=photo]").set_input_files(PHOTOS / "win_029.jpg")
+    expect(page.locator(".photo-result .count-check")).to_contain_text(
+        "Ten cards missing: this hand holds 18 and 8 are entered.", timeout=30_000
+    )
 
 
 def label_boxes(page):
