@@ -26,6 +26,10 @@ from .tables import current_round
 
 logger = logging.getLogger(__name__)
 
+# The side the recognizer reads photos at (its reader.WORKING_SIDE: imported, it would load the
+# networks into every web process): a JPEG is decoded no smaller, and no larger than it must be.
+WORKING_SIDE = 1280
+
 # What a store that cannot be reached or refuses raises: the bucket's client, or the disk.
 STORE_ERRORS = (BotoCoreError, ClientError, OSError)
 
@@ -171,9 +175,16 @@ def upload_read(name: str, user_id: int) -> dict:
 
 
 def _upright(content: bytes) -> Image.Image:
-    """The photo decoded, once, and turned upright; Unreadable when it cannot be decoded."""
+    """The photo decoded, once, and turned upright; Unreadable when it cannot be decoded.
+
+    A JPEG is decoded at the smallest size its decoder makes quickly that is still no smaller
+    than what the recognizer reads (WORKING_SIDE): a 12-megapixel phone photo at 2016x1512, in a
+    quarter of the time, exactly as the recognizer decodes it by itself. That is the photo kept.
+    """
     try:
         with Image.open(io.BytesIO(content)) as image:
+            if image.format == "JPEG":
+                image.draft("RGB", (WORKING_SIDE, WORKING_SIDE))
             image.load()
             return ImageOps.exif_transpose(image).convert("RGB")
     except (UnidentifiedImageError, Image.DecompressionBombError):

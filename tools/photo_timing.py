@@ -1,0 +1,174 @@
+"""Time a hand's photo on the score entry from its upload to the page with its cards marked,
+against the recognizer alone on the same photo (issue #36: at most 1.2 times).
+
+    DJANGO_DEBUG=true DJANGO_DATA_DIR=/tmp/photo-timing .venv/bin/python -m tools.photo_timing
+
+Photos: the test photos named on the command line (default: a webcam fan of 18 cards, a webcam
+shot of 9 cards, a phone photo of one card, and that 9-card shot made a 12-megapixel JPEG).
+Each figure is the median of --runs (default 5) after one run to warm up, in seconds:
+
+- **alone**: ``read_cards`` on the upload's bytes, in this process, its models loaded;
+- **in the request** (``DJANGO_TASKS_BACKEND=immediate``): the score entry's upload, stored,
+  read in the request and answered with the cards marked;
+- **with a worker**: the upload answered at once, django-tasks-db's own worker in a thread
+  (waiting 0.25 s when idle, as ``task_workers`` runs it), and the page's poll every 200 ms
+  until the marked page comes.
+
+Django's test client, no HTTP and no browser; the photo throttle is off. Uses the database the
+settings name (SQLite in DJANGO_DATA_DIR), migrates it and leaves the table there. The last line
+is JSON.
+"""
+
+import argparse
+import io
+import json
+import os
+import statistics
+import threading
+import time
+from pathlib import Path
+
+PHOTOS = Path(__file__).resolve().parents[1] / "tests" / "recognition" / "photos"
+DEFAULT = ["win_016.jpg", "win_029.jpg", "phone_010.jpg", "12mp"]
+POLL_SECONDS = 0.2  # photo_reading.html's hx-trigger
+WORKER_IDLE_SECONDS = 0.25  # task_workers' --interval
+
+
+def photo_bytes(name: str) -> bytes:
+    if name != "12mp":
+        return (PHOTOS / name).read_bytes()
+    from PIL import Image
+
+    with Image.open(PHOTOS / "win_029.jpg") as image:
+        large = image.convert("RGB").resize((4032, 3024), Image.Resampling.BICUBIC)
+    buffer = io.BytesIO()
+    large.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def main(names: list[str], runs: int) -> dict:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.core.management import call_command
+    from django.test import Client, override_settings
+    from django.test.utils import setup_test_environment
+    from django.urls import reverse
+    from django_tasks_db.management.commands.db_worker import Worker
+
+    from recognizer import read_cards
+    from scorekeeper import services
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    user, _ = get_user_model().objects.get_or_create(username="photo-timing")
+    club = services.club_create(user=user, name=f"Photo timing {time.time():.0f}")
+    players = [services.player_create(user=user, club=club, name=f"P{n}") for n in range(3)]
+    game = services.game_start(
+        club=club,
+        user=user,
+        players=players,
+        first_dealer=0,
+        season=club.seasons.first(),
+        profile=club.profiles.first(),
+    )
+    ann, ben, _ = game.seats.order_by("position")
+    services.round_record_went_out(game=game, version=game.version, seat=ann, user=user)
+    game.refresh_from_db()
+    client = Client()
+    client.force_login(user)
+
+    def upload(content: bytes):
+        return client.post(
+            reverse("score_photo", args=[game.pk]),
+            {
+                "version": game.version,
+                "photo_seat": ben.pk,
+                f"photo_{ben.pk}": SimpleUploadedFile("hand.jpg", content),
+            },
+            headers={"HX-Request": "true"},
+        )
+
+    def in_the_request(content: bytes) -> float:
+        started = time.perf_counter()
+        answer = upload(content)
+        assert b"<figure" in answer.content, "the answer shows no marked photo"
+        return time.perf_counter() - started
+
+    def with_a_worker(content: bytes) -> float:
+        from scorekeeper.models import Photo
+
+        started = time.perf_counter()
+        upload(content)
+        reading = reverse("photo_reading", args=[Photo.objects.latest("pk").pk])
+        while True:
+            time.sleep(POLL_SECONDS)
+            if client.get(reading, headers={"HX-Request": "true"}).status_code == 200:
+                return time.perf_counter() - started
+
+    def median(measure, content: bytes) -> float:
+        measure(content)  # warm up: models loaded, caches filled
+        return statistics.median(measure(content) for _ in range(runs))
+
+    results = []
+    with override_settings(RATELIMIT_ENABLE=False):
+        for name in names:
+            content = photo_bytes(name)
+            alone = median(lambda content: timed(read_cards, content), content)
+            immediate = {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}
+            with override_settings(TASKS={"default": immediate}):
+                request = median(in_the_request, content)
+            worker = Worker(
+                queue_names=["*"],
+                interval=WORKER_IDLE_SECONDS,
+                batch=False,
+                backend_name="default",
+                startup_delay=False,
+                max_tasks=None,
+                worker_id="photo-timing",
+                excluded_queue_names=[],
+            )
+            thread = threading.Thread(target=worker.run, daemon=True)
+            thread.start()
+            try:
+                queued = median(with_a_worker, content)
+            finally:
+                worker.running = False
+                thread.join(timeout=30)
+            results.append(
+                {
+                    "photo": name,
+                    "bytes": len(content),
+                    "alone": round(alone, 3),
+                    "in_request": round(request, 3),
+                    "in_request_ratio": round(request / alone, 2),
+                    "with_worker": round(queued, 3),
+                    "with_worker_ratio": round(queued / alone, 2),
+                }
+            )
+    return {"runs": runs, "photos": results}
+
+
+def timed(function, content: bytes) -> float:
+    started = time.perf_counter()
+    function(content)
+    return time.perf_counter() - started
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("photos", nargs="*", default=DEFAULT)
+    parser.add_argument("--runs", type=int, default=5)
+    options = parser.parse_args()
+    report = main(options.photos, options.runs)
+    print("| photo | alone s | in the request s | ratio | with a worker s | ratio |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for row in report["photos"]:
+        print(
+            f"| {row['photo']} | {row['alone']} | {row['in_request']} | "
+            f"{row['in_request_ratio']} | {row['with_worker']} | {row['with_worker_ratio']} |"
+        )
+    print(json.dumps(report))
