@@ -71,6 +71,8 @@ def photo_record(
     try:
         with transaction.atomic():
             kept.round = current_round(game)
+            # A second photo of a hand that has no photo yet is its first.
+            kept.second = kept.second and kept.round.photos.filter(seat=seat, second=False).exists()
             kept.save()
             photo_read.enqueue(kept.pk)
     except BaseException:

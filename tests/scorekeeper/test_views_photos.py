@@ -497,7 +497,10 @@ def test_a_second_photo_is_read_with_the_first_and_each_card_says_where_it_came_
     for card in both:
         assert f"<li><strong>{card}</strong> both photos</li>" in read
     assert "<li><strong>2H</strong> photo 1</li>" in read
-    # A photo taken again (not a second one) starts the hand afresh.
+    # A photo taken again (not a second one) starts the hand afresh; a second photo of a hand
+    # with none is its first.
+    hand_photo(client, game, cleo, PHOTO, second=True)
+    assert Photo.objects.get(seat=cleo).second is False
     hand_photo(client, game, ben, PHOTO.with_name("win_022.jpg"))
     run_tasks()
     latest = Photo.objects.filter(seat=ben).latest("pk")

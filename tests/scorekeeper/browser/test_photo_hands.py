@@ -106,6 +106,10 @@ def test_a_count_said_is_kept_for_the_hand_while_another_hand_is_photographed(
     expect(ben_entry.get_by_role("radio", name="9", exact=True)).to_be_checked()
     expect(ben_entry.locator(".count-check")).to_contain_text("One card missing")
     expect(cleo_entry.locator("figure.photo")).to_have_count(1)
+    # A reload keeps it too: the tablet's draft of the hands holds the count said.
+    page.reload()
+    expect(ben_entry.get_by_role("radio", name="9", exact=True)).to_be_checked()
+    expect(ben_entry.locator(".count-check")).to_contain_text("One card missing")
 
     # Saved anyway, the server says the same and keeps nothing.
     page.get_by_role("button", name=re.compile("Save contract 1")).click()
