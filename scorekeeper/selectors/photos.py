@@ -89,6 +89,12 @@ class HandReading:
         )
 
     @property
+    def counted(self) -> bool:
+        """The count check applies: a photo is being read or was; a hand whose photos could
+        not be read is typed."""
+        return self.reading or self.read
+
+    @property
     def problems(self) -> list[str]:
         return [shot.photo.problem for shot in self.shots if shot.photo.problem]
 

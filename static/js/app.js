@@ -262,6 +262,8 @@ document.addEventListener("htmx:afterSettle", () => {
     if (read.dataset.cards !== undefined) {
       entry?.querySelector(".second-photo")?.removeAttribute("hidden");
       window.countCheck.show((entry || read).querySelector(".held"));
+    } else {
+      window.countCheck.hide(entry?.querySelector(".held")); // unreadable: the hand is typed
     }
     const file = document.getElementById(read.dataset.preview || "")?.files?.[0];
     const image = read.querySelector("svg image");
@@ -334,6 +336,15 @@ window.countCheck = (function () {
     check(held);
   }
 
+  // A hand whose photo could not be read is typed: no count is said for it, none sent.
+  function hide(held) {
+    if (!held) return;
+    held.hidden = true;
+    held.querySelectorAll("input[type=radio]").forEach((radio) => {
+      radio.checked = false;
+    });
+  }
+
   function checkAll() {
     document.querySelectorAll(".held[data-held-for]").forEach(check);
   }
@@ -375,7 +386,7 @@ window.countCheck = (function () {
   });
   document.addEventListener("htmx:afterSettle", checkAll);
 
-  return { show, check, checkAll };
+  return { show, hide, check, checkAll };
 })();
 
 // The marks' labels on a photo, placed apart: each label goes beside its box where it covers

@@ -550,3 +550,19 @@ def test_a_photo_read_in_the_request_is_shown_at_once(client, member, game, sett
     assert "Reading the photo" not in body
     assert f'data-fill="id_cards_{ben.pk}" data-cards="6S"' in body
     assert "data-filled" not in body  # its cards go into the box
+
+
+def test_a_hand_whose_photo_could_not_be_read_is_typed_without_a_count(client, member, game, media):
+    ann, ben, cleo = scored_by_ann(game)
+    content = PHOTO.read_bytes()
+    hand_photo(client, game, ben, PHOTO)
+    # The upload is cut short in the store before the worker reads it.
+    photo = Photo.objects.get()
+    photo.image.save("cut.jpg", SimpleUploadedFile("cut.jpg", content[: len(content) // 3]))
+    run_tasks()
+    read = text_of(client.get(reverse("photo_reading", args=[photo.pk])))
+    assert "That photo is damaged or cut short" in read
+    assert f"Type {ben.player}'s cards instead." in read
+    assert "data-cards" not in read
+    body = text_of(client.get(reverse("game", args=[game.pk])))
+    assert 'class="held"' not in body
