@@ -304,9 +304,10 @@ window.countCheck = (function () {
     // The checker's "|" between melds is no card.
     const entered = box.value.split(/[\s,]+/).filter((token) => token && token !== "|").length;
     const count = Number(chosen.value);
-    const typedPoints = box.closest(".hand-entry")?.querySelector(".points-input")?.value;
-    held.classList.toggle("off", entered !== count && !(entered === 0 && typedPoints));
-    if (entered === 0 && typedPoints) said.textContent = "";
+    // Nothing entered yet (the photo still being read), or points typed instead: nothing to say.
+    const quiet = entered === 0;
+    held.classList.toggle("off", entered !== count && !quiet);
+    if (quiet) said.textContent = "";
     else if (entered === count) said.textContent = count === 1 ? "The card is entered." : `All ${count} cards are entered.`;
     else said.textContent = problem(count, entered);
   }
