@@ -775,3 +775,19 @@ window.tableNote = (function () {
     }
   });
 })();
+
+// A table opened with hands already photographed (a reload with no draft, another tablet): each
+// empty hand gets the cards its photos read, once the draft had its chance (its listener is
+// registered above, so it runs first). A hand emptied by the player stays empty: this runs only
+// when the table is shown afresh.
+document.addEventListener("scorekeeper:shown", () => {
+  document.querySelectorAll("#table .hand-entry .photo-result[data-cards]").forEach((read) => {
+    const box = document.getElementById(read.dataset.fill);
+    const points = box?.closest(".hand-entry")?.querySelector(".points-input");
+    if (!box || box.value.trim() || (points && points.value !== "") || !read.dataset.cards) return;
+    box.value = read.dataset.cards;
+    if (read.dataset.unsure) box.dataset.unsure = read.dataset.unsure;
+    window.cardChips.render(box);
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+});

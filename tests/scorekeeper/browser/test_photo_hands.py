@@ -117,6 +117,23 @@ def test_a_count_said_is_kept_for_the_hand_while_another_hand_is_photographed(
     assert not Hand.objects.filter(points__isnull=False).exists()
 
 
+def test_another_tablet_shows_the_hands_photo_and_its_cards(open_tablet, log_in, task_worker):
+    game, ann, ben, cleo = a_table_whose_hand_holds_eighteen()
+    user = game.club.memberships.get().user
+    first, second = open_tablet(), open_tablet()
+    log_in(first, user)
+    first.goto(game.get_absolute_url())
+    photograph(first, first.locator("fieldset.hand-entry").filter(has_text=ben.player.name), FAN)
+    read = " ".join(found["card"] for found in Photo.objects.get().detections)
+
+    log_in(second, user)
+    second.goto(game.get_absolute_url())
+    entry = second.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    expect(entry.get_by_label("Cards", exact=True)).to_have_value(read)
+    expect(entry.locator("figure.photo svg .mark")).to_have_count(17)
+    expect(entry.locator(".count-check")).to_contain_text("One card missing")
+
+
 def test_two_photos_of_one_hand_count_each_card_once_and_say_where_it_came_from(
     tablet, log_in, task_worker
 ):
