@@ -497,6 +497,8 @@ def test_a_second_photo_is_read_with_the_first_and_each_card_says_where_it_came_
     for card in both:
         assert f"<li><strong>{card}</strong> both photos</li>" in read
     assert "<li><strong>2H</strong> photo 1</li>" in read
+    listed = text_of(client.get(reverse("table_photos", args=[game.pk])))
+    assert "hand, a second photo read with the one before it" in listed
     # A photo taken again (not a second one) starts the hand afresh; a second photo of a hand
     # with none is its first.
     hand_photo(client, game, cleo, PHOTO, second=True)
