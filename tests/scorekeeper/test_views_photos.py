@@ -532,6 +532,12 @@ def test_the_count_check_refuses_a_hand_with_cards_missing_and_saves_nothing(cli
         data | {f"cards_{ben.pk}": "7 8 K Q Q 2"},
         "One card too many: this hand holds 5 and 6 are entered.",
     )
+    post_refused(
+        client,
+        reverse("score", args=[game.pk]),
+        data | {f"held_{ben.pk}": "99"},
+        f"How many cards {ben.player} holds: Ensure this value is less than or equal to 24.",
+    )
     response = client.post(
         reverse("score", args=[game.pk]), data | {f"cards_{ben.pk}": "7 8 K Q Q"}
     )
