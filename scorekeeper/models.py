@@ -452,7 +452,7 @@ class PhotoStatus(models.TextChoices):
 
 class Photo(Recorded):
     """A photo of cards taken at a table. Kept as uploaded while a worker reads it, then as
-    stored: upright, re-encoded, without EXIF data."""
+    stored: upright, re-encoded, without EXIF data, a JPEG at the size the recognizer reads."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="photos")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="photos")
