@@ -12,9 +12,9 @@ measured one after another in each run; each ratio is the median of the runs' ra
 - **in the request** (``DJANGO_TASKS_BACKEND=immediate``): the score entry's upload, stored,
   read in the request and answered with the cards marked (or, where the answer polls for them,
   as the app did before issue #36, until the poll brings them);
-- **with a worker**: the upload answered at once, django-tasks-db's own worker in a thread
-  (waiting 0.25 s when idle, as ``task_workers`` runs it), and the page's poll at the pace its
-  ``hx-trigger`` says until the marked page comes.
+- **with a worker**: the upload answered at once, django-tasks-db's ``db_worker`` in a process of
+  its own (waiting 0.1 s when idle, as ``task_workers`` runs it), and the page's poll at the pace
+  its ``hx-trigger`` says until the marked page comes.
 
 The tool runs on an older commit too (copy it there) to measure before and after alike.
 
@@ -29,13 +29,14 @@ import json
 import os
 import re
 import statistics
-import threading
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 PHOTOS = Path(__file__).resolve().parents[1] / "tests" / "recognition" / "photos"
 DEFAULT = ["win_016.jpg", "win_029.jpg", "phone_010.jpg", "12mp"]
-WORKER_IDLE_SECONDS = 0.25  # task_workers' --interval
+WORKER_IDLE_SECONDS = 0.1  # task_workers' --interval
 
 
 def photo_bytes(name: str) -> bytes:
@@ -55,13 +56,13 @@ def main(names: list[str], runs: int) -> dict:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.core.management import call_command
     from django.test import Client, override_settings
     from django.test.utils import setup_test_environment
     from django.urls import reverse
-    from django_tasks_db.management.commands.db_worker import Worker
 
     from recognizer import read_cards
     from scorekeeper import services
@@ -118,30 +119,20 @@ def main(names: list[str], runs: int) -> dict:
             return marked(started, upload(content))
 
     def with_a_worker(content: bytes) -> float:
-        worker = Worker(
-            queue_names=["*"],
-            interval=WORKER_IDLE_SECONDS,
-            batch=False,
-            backend_name="default",
-            startup_delay=False,
-            max_tasks=None,
-            worker_id="photo-timing",
-            excluded_queue_names=[],
-        )
-        thread = threading.Thread(target=worker.run, daemon=True)
-        thread.start()
-        try:
-            started = time.perf_counter()
-            return marked(started, upload(content))
-        finally:
-            worker.running = False
-            thread.join(timeout=30)
+        started = time.perf_counter()
+        return marked(started, upload(content))
 
     def alone(content: bytes) -> float:
         started = time.perf_counter()
         read_cards(content)
         return time.perf_counter() - started
 
+    # The worker is a process of its own, as task_workers runs it, on the same database.
+    worker = subprocess.Popen(
+        [sys.executable, str(settings.BASE_DIR / "manage.py"), "db_worker"]
+        + ["--interval", str(WORKER_IDLE_SECONDS), "--no-reload"],
+        cwd=settings.BASE_DIR,
+    )
     results = []
     with override_settings(RATELIMIT_ENABLE=False):
         for name in names:
@@ -179,6 +170,8 @@ def main(names: list[str], runs: int) -> dict:
                     },
                 }
             )
+    worker.terminate()
+    worker.wait(timeout=30)
     return {"runs": runs, "photos": results}
 
 
