@@ -1,4 +1,5 @@
-"""Playing-card photo recognition: ``read_cards(image)`` lists the cards a photo shows.
+"""Playing-card photo recognition: ``read_cards(image)`` lists the cards a photo shows, and
+``read_photo(image)`` also where the recognizer looked but was unsure.
 
 Imports nothing from Django. Importing the package is cheap: numpy, OpenCV and ONNX Runtime load
 with the first ``read_cards`` call, Pillow and numpy when ``load_image`` or ``UnreadableImage`` is
@@ -9,7 +10,7 @@ from ``recognizer/limits.py`` at no cost. See README.md in this folder.
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .detections import Detection
+from .detections import Detection, Reading
 from .limits import MAX_PIXELS, SURE_CONFIDENCE
 
 if TYPE_CHECKING:
@@ -19,9 +20,11 @@ __all__ = [
     "MAX_PIXELS",
     "SURE_CONFIDENCE",
     "Detection",
+    "Reading",
     "UnreadableImage",
     "load_image",
     "read_cards",
+    "read_photo",
 ]
 
 
@@ -33,6 +36,14 @@ def read_cards(image: "ImageSource", **options: Any) -> list[Detection]:
     from .reader import read_cards as read_photo
 
     return read_photo(image, **options)
+
+
+def read_photo(image: "ImageSource", **options: Any) -> Reading:
+    """``read_cards``'s cards and the strongest readings too weak to count: ``reader.read_photo``,
+    imported with the first photo."""
+    from .reader import read_photo as read
+
+    return read(image, **options)
 
 
 def __getattr__(name: str) -> Any:

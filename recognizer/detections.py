@@ -1,4 +1,4 @@
-"""What ``read_cards`` returns.
+"""What ``read_cards`` and ``read_photo`` return.
 
 Kept apart from reader.py, and free of numpy, OpenCV and ONNX Runtime, so that importing the
 package stays cheap.
@@ -19,3 +19,12 @@ class Detection:
     card: str
     confidence: float
     box: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What ``read_photo`` returns: the cards read, most confident first, and the strongest
+    readings too weak to count (``unread``), where a missed card most likely is."""
+
+    cards: list[Detection]
+    unread: list[Detection]

@@ -12,7 +12,9 @@ from .limits import MAX_PIXELS
 
 register_heif_opener()
 
-ImageSource = str | os.PathLike | bytes | bytearray | memoryview | BinaryIO
+# An upload as it came (a path, its bytes or a file), or one the caller decoded and turned upright
+# already (a Pillow image), so that a photo is decoded once.
+ImageSource = str | os.PathLike | bytes | bytearray | memoryview | BinaryIO | Image.Image
 
 
 class UnreadableImage(ValueError):
@@ -32,7 +34,16 @@ def load_image(source: ImageSource, *, max_side: int | None = None) -> np.ndarra
 def load_image_scaled(
     source: ImageSource, *, max_side: int | None = None
 ) -> tuple[np.ndarray, float]:
-    """Like ``load_image``, also returning the factor from returned to full upright pixels."""
+    """Like ``load_image``, also returning the factor from returned to full upright pixels.
+
+    A Pillow image is taken as upright already (its EXIF orientation applied) and not decoded
+    again; it is only shrunk to ``max_side``, in a copy.
+    """
+    if isinstance(source, Image.Image):
+        if source.width * source.height > MAX_PIXELS:
+            raise UnreadableImage(f"image too large: {source.width}x{source.height}")
+        # convert() makes a copy, so shrinking it leaves the caller's image as it was.
+        return _shrunk(source.convert("RGB"), max_side, 1.0)
     if isinstance(source, bytes | bytearray | memoryview):
         source = io.BytesIO(bytes(source))
     try:
@@ -54,7 +65,10 @@ def load_image_scaled(
         Image.DecompressionBombError,
     ) as error:
         raise UnreadableImage(f"cannot read image: {error}") from error
-    scale = draft_factor
+    return _shrunk(upright, max_side, draft_factor)
+
+
+def _shrunk(upright: Image.Image, max_side: int | None, scale: float) -> tuple[np.ndarray, float]:
     if max_side and max(upright.size) > max_side:
         before = upright.width
         upright.thumbnail((max_side, max_side), Image.Resampling.BILINEAR)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .cards import BACKGROUND, JOKER
 from .corners import Candidates, extract_patches, find_candidates
-from .detections import Detection
+from .detections import Detection, Reading
 from .features import patch_features
 from .images import ImageSource, load_image_scaled
 from .model import CornerModel, default_joker_network, default_model, default_network
@@ -21,6 +21,11 @@ JOKER_CONFIDENCE = 0.95
 JOKER_REACH = 8.0
 # Corners read at least this well count towards a card; a card needs MIN_CONFIDENCE in all.
 CORNER_CONFIDENCE = 0.5
+# Cards read too weakly to count, at most this many of the strongest, are offered to the player as
+# where a missed card may be (see read_photo).
+UNREAD_SHOWN = 6
+# An unread reading whose box lies this much inside a card read is that card seen again: not shown.
+UNREAD_OVERLAP = 0.5
 # Candidates the perceptron finds at least this likely to be an index go to the network.
 SCREEN_CONFIDENCE = 0.1
 # Readings this weak are dropped before overlapping readings of one index are compared.
@@ -44,31 +49,57 @@ class _Corner:
 def read_cards(
     image: ImageSource, *, min_confidence: float = MIN_CONFIDENCE, model: CornerModel | None = None
 ) -> list[Detection]:
-    """The cards visible in ``image`` (a path, bytes or binary file), most confident first.
+    """The cards visible in ``image`` (a path, bytes, binary file or upright Pillow image), most
+    confident first.
 
     Raises ``UnreadableImage`` when the input cannot be decoded as an image.
+    """
+    return read_photo(image, min_confidence=min_confidence, model=model).cards
+
+
+def read_photo(
+    image: ImageSource, *, min_confidence: float = MIN_CONFIDENCE, model: CornerModel | None = None
+) -> Reading:
+    """``read_cards``'s cards, and beside them the strongest readings too weak to count.
+
+    Those ``unread`` are where a missed card most likely is: at most ``UNREAD_SHOWN``, most
+    confident first, each read at least ``CORNER_CONFIDENCE`` and lying mostly outside the boxes
+    of the cards read. They never change which cards are read.
     """
     pixels, scale = load_image_scaled(image, max_side=WORKING_SIDE)
     floor = min(min_confidence, CORNER_CONFIDENCE)
     corners = read_corners(pixels, min_confidence=floor, model=model)
-    detections = []
+    detections, unread = [], []
+    height, width = np.array(pixels.shape[:2]) * scale
     for group in _group_corners_into_cards(corners):
         confidence = _card_confidence(group)
         needed = max(min_confidence, JOKER_CONFIDENCE) if group[0].card == JOKER else min_confidence
-        if confidence < needed:
-            continue
         outline = np.concatenate([corner.outline for corner in group]) * scale
-        height, width = np.array(pixels.shape[:2]) * scale
         x0, y0 = np.clip(outline.min(axis=0), 0, [width, height])
         x1, y1 = np.clip(outline.max(axis=0), 0, [width, height])
-        detections.append(
-            Detection(
-                card=group[0].card,
-                confidence=round(confidence, 4),
-                box=(int(x0), int(y0), int(round(x1)), int(round(y1))),
-            )
+        detection = Detection(
+            card=group[0].card,
+            confidence=round(confidence, 4),
+            box=(int(x0), int(y0), int(round(x1)), int(round(y1))),
         )
-    return sorted(detections, key=lambda detection: -detection.confidence)
+        (detections if confidence >= needed else unread).append(detection)
+    unread = [
+        candidate
+        for candidate in unread
+        if all(_inside(candidate.box, card.box) < UNREAD_OVERLAP for card in detections)
+    ]
+    return Reading(
+        cards=sorted(detections, key=lambda detection: -detection.confidence),
+        unread=sorted(unread, key=lambda detection: -detection.confidence)[:UNREAD_SHOWN],
+    )
+
+
+def _inside(box: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> float:
+    """The share of ``box``'s area that lies inside ``other``."""
+    width = min(box[2], other[2]) - max(box[0], other[0])
+    height = min(box[3], other[3]) - max(box[1], other[1])
+    area = max(box[2] - box[0], 1) * max(box[3] - box[1], 1)
+    return max(width, 0) * max(height, 0) / area
 
 
 def read_corners(

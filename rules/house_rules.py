@@ -99,6 +99,19 @@ class HouseRules:
         dealt = self.cards_dealt[number - 1]
         return dealt + (1 + self.may_i_penalty_cards) * may_i_used + discards_claimed
 
+    def cards_left_usually(
+        self, number: int, *, may_i_used: int = 0, shanghai_claims: int = 0, cards_down: int = 0
+    ) -> int:
+        """How many cards a player is usually left holding when someone goes out in round
+        `number`: the deal, the card and penalty cards of each May I? the player called, less a
+        card for each Shanghai claim they made (the discarder draws it from their hand) and the
+        cards of the melds they went down with. Cards laid off on others' melds, or drawn back
+        when their own discard was claimed, are not known here: the player says so."""
+        self.contract(number)  # refuses a round these rules do not have
+        dealt = self.cards_dealt[number - 1]
+        held = dealt + (1 + self.may_i_penalty_cards) * may_i_used - shanghai_claims - cards_down
+        return max(held, 0)
+
     @property
     def most_cards_in_meld(self) -> int:
         """The longest meld the decks allow: every copy of a rank and its jokers, or 2 to A."""

@@ -452,7 +452,7 @@ class PhotoStatus(models.TextChoices):
 
 class Photo(Recorded):
     """A photo of cards taken at a table. Kept as uploaded while a worker reads it, then as
-    stored: upright, re-encoded, without EXIF data."""
+    stored: upright, re-encoded, without EXIF data, a JPEG at the size the recognizer reads."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="photos")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="photos")
@@ -470,6 +470,11 @@ class Photo(Recorded):
     height = models.PositiveIntegerField()
     # What the recognizer read: [{"card": "10H", "confidence": 0.97, "box": [x0, y0, x1, y1]}].
     detections = models.JSONField(default=list)
+    # Where it looked but was unsure: its strongest readings too weak to count, alike, for the
+    # player to add with a tap a card the count check says was missed.
+    unread = models.JSONField(default=list)
+    # A second photo of a hand too wide for one: read together with the hand's photo before it.
+    second = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=PhotoStatus, default=PhotoStatus.READ)
     # Why it could not be read, in the player's words; its file is then deleted.
     problem = models.CharField(max_length=200, blank=True)
@@ -493,9 +498,14 @@ class Photo(Recorded):
         ]
 
     @property
+    def label_size(self) -> int:
+        """The marks' labels' size in the photo's pixels, before app.js fits them to the screen."""
+        return max(self.width, self.height) // 40
+
+    @property
     def marks(self) -> list[dict]:
         """Each card read, as a box to draw over the photo, flagged when the reading is unsure."""
-        label_size = max(self.width, self.height) // 40
+        label_size = self.label_size
         return [
             {
                 "card": found["card"],

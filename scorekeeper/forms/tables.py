@@ -1,6 +1,8 @@
 """The table's taps and score entry: every write carries the version of its screen."""
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -70,6 +72,64 @@ class ShanghaiForm(SeatActionForm):
     discarder = SeatField(required=False)
 
 
+NUMBER_WORDS = (
+    "no",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+)
+
+
+def cards_in_words(count: int) -> str:
+    """ "Two cards", "One card", "12 cards": a count of cards as a sentence starts."""
+    words = NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
+    return f"{words[0].upper()}{words[1:]} card{'' if count == 1 else 's'}"
+
+
+def count_problem(held: int, entered: int) -> str:
+    """What the count check says of a hand said to hold `held` cards with `entered` entered (as
+    static/js/app.js says it while the cards are entered)."""
+    if entered < held:
+        missing = cards_in_words(held - entered)
+        return (
+            f"{missing} missing: this hand holds {held} and {entered} are entered. Add "
+            f"{'it' if held - entered == 1 else 'them'}, or tap how many it holds."
+        )
+    extra = cards_in_words(entered - held)
+    return (
+        f"{extra} too many: this hand holds {held} and {entered} are entered. Take "
+        f"{'it' if entered - held == 1 else 'them'} out, or tap how many it holds."
+    )
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One hand of the score entry: its player's line, its fields, what its photos read and
+    its count check's numbers (None where the page has no photos)."""
+
+    line: Any
+    cards: forms.BoundField
+    points: forms.BoundField
+    held: forms.BoundField
+    reading: Any = None
+    count: Any = None
+
+    @property
+    def held_value(self) -> int | None:
+        value = self.held.value()
+        try:
+            return int(value) if value not in (None, "") else None
+        except (TypeError, ValueError):
+            return None
+
+
 class ScoreForm(VersionedForm):
     """What each player who did not go out was left holding: cards (ranks will do) or points.
 
@@ -85,12 +145,15 @@ class ScoreForm(VersionedForm):
         hands: list[Hand] | None = None,
         editing: bool = False,
         entered: dict[int, tuple[str, int]] | None = None,
+        count_check: bool = True,
         **kwargs,
     ):
         """`hands` are the round's in seat order, if they were read with it; `entered`, by
-        seat id, what a save that was undone had, to be shown again."""
+        seat id, what a save that was undone had, to be shown again. Without `count_check`,
+        the counts said are kept but not checked: the entry is shown again, not saved."""
         super().__init__(*args, **kwargs)
         self.round = round_
+        self.count_check = count_check
         self.entry_seats = []
         if editing:
             self.fields["went_out"] = forms.ModelChoiceField(
@@ -117,6 +180,10 @@ class ScoreForm(VersionedForm):
             self.fields[f"points_{hand.seat_id}"] = forms.IntegerField(
                 required=False, min_value=0, max_value=10000, label="or points"
             )
+            # The count check: how many cards the player says the hand holds, when they said.
+            self.fields[f"held_{hand.seat_id}"] = forms.IntegerField(
+                required=False, min_value=1, max_value=rules.MAX_CARDS_HELD, label="Cards held"
+            )
             cards, points = (
                 (hand.cards, hand.points)
                 if editing
@@ -128,11 +195,19 @@ class ScoreForm(VersionedForm):
                     self.initial[f"points_{hand.seat_id}"] = points
             self.entry_seats.append(hand.seat_id)
 
-    def rows(self, lines):
-        """(line, cards field, points field) for each player who enters a hand."""
+    def rows(self, lines, *, readings=None, held=None) -> list["ScoreRow"]:
+        """A row for each player who enters a hand, with what its photos read (`readings`) and
+        its count check's numbers (`held`), both by seat id, where the page has them."""
         by_seat = {line.seat.pk: line for line in lines}
         return [
-            (by_seat[seat_id], self[f"cards_{seat_id}"], self[f"points_{seat_id}"])
+            ScoreRow(
+                line=by_seat[seat_id],
+                cards=self[f"cards_{seat_id}"],
+                points=self[f"points_{seat_id}"],
+                held=self[f"held_{seat_id}"],
+                reading=(readings or {}).get(seat_id),
+                count=(held or {}).get(seat_id),
+            )
             for seat_id in self.entry_seats
         ]
 
@@ -154,6 +229,10 @@ class ScoreForm(VersionedForm):
                     cards = tuple(rules.parse_ranks(text))
                 except rules.CardError as error:
                     self.add_error(f"cards_{seat_id}", str(error))
+                    continue
+                held = cleaned.get(f"held_{seat_id}")
+                if self.count_check and held is not None and len(cards) != held:
+                    self.add_error(f"cards_{seat_id}", count_problem(held, len(cards)))
                     continue
                 entries[seat_id] = rules.HandEntry(cards=cards)
             elif points is not None:

@@ -23,7 +23,7 @@ from scorekeeper.forms import (
     row_id,
 )
 from scorekeeper.models import Role
-from scorekeeper.selectors import bgstats, charts, polling
+from scorekeeper.selectors import bgstats, charts, photos, polling
 from scorekeeper.views.access import game_or_404
 from scorekeeper.views.writes import form_refusal, saved_message
 
@@ -37,12 +37,11 @@ def table_page(
     message_level="error",
     status=200,
     score_form=None,
-    photo=None,
     photo_seat_id=None,
 ):
     """The table page, or for htmx only its `table` partial, with an optional message (a refusal
-    unless `message_level` says otherwise) and the photo a hand was just read from; of `board`
-    when it was built already."""
+    unless `message_level` says otherwise) and the seat whose hand was just photographed (its
+    cards go into its box once read); of `board` when it was built already."""
     board = board or selectors.game_board(game)
     if score_form is None and board.scoring:
         score_form = ScoreForm(
@@ -51,6 +50,10 @@ def table_page(
             hands=board.hands,
             entered=selectors.scores_taken_back(board.current),
         )
+    readings, held = {}, {}
+    if score_form is not None and board.scoring and game.member_role != Role.VIEWER:
+        # Each hand keeps its own photos while another is photographed, and its count check.
+        readings, held = photos.hand_readings(board.current), photos.held_counts(board)
     offline_form = None
     if board.current and not board.scoring and game.member_role != Role.VIEWER:
         # Every player's row, for the score entry a tablet shows by itself when "Went out" is
@@ -62,9 +65,10 @@ def table_page(
         "offline_score_rows": offline_form.rows(board.lines) if offline_form else [],
         "message": message,
         "message_level": message_level,
-        "photo": photo,
         "photo_seat_id": photo_seat_id,
-        "score_rows": score_form.rows(board.lines) if score_form else [],
+        "score_rows": score_form.rows(board.lines, readings=readings, held=held)
+        if score_form
+        else [],
         "score_form": score_form,
         "photo_url": reverse("score_photo", args=[game.pk]),
         # The poll and the TV link are outside the `table` partial: an htmx answer needs neither.

@@ -9,14 +9,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.tasks import TaskResultStatus
 from django.tasks.exceptions import TaskResultDoesNotExist
-from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.decorators import ratelimit
 
+import rules
 from scorekeeper import selectors, services
 from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, row_id
 from scorekeeper.models import Photo, PhotoStatus, Role
+from scorekeeper.selectors import photos
 from scorekeeper.views.access import game_in_play_or_404, game_or_404, photo_or_404
 from scorekeeper.views.checker import PHOTOS_A_MINUTE, checker_page, standalone_form
 from scorekeeper.views.games import table_page, table_page_refused
@@ -62,10 +63,13 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     if not board.scoring:
         return table_page_refused(request, game, services.StaleState())
     data = request.POST.copy()
-    seat_id = row_id(data.get("photo_seat"))
+    # "Read as a second photo" names the seat as photo_second: read with the hand's photo before.
+    second = "photo_second" in data
+    seat_id = row_id(data.get("photo_second" if second else "photo_seat"))
     seat = board.current.hands.filter(seat_id=seat_id).first() if seat_id else None
     upload = request.FILES.get(f"photo_{seat.seat_id}") if seat else None
-    score_form = ScoreForm(data, round_=board.current)
+    # Shown again with the photo being read, not saved: the counts said are checked on save.
+    score_form = ScoreForm(data, round_=board.current, count_check=False)
     if upload is None:
         return table_page(
             request, game, message="Take or choose a photo first.", score_form=score_form
@@ -75,25 +79,40 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
         message = " ".join(photo_form.errors["photo"])
         return table_page(request, game, message=message, score_form=score_form)
     try:
-        photo = services.photo_record(
-            game=game, photo=photo_form.cleaned_data["photo"], user=request.user, seat=seat.seat
+        services.photo_record(
+            game=game,
+            photo=photo_form.cleaned_data["photo"],
+            user=request.user,
+            seat=seat.seat,
+            second=second,
         )
     except services.ActionRefused as refusal:
         return table_page(request, game, message=str(refusal), score_form=score_form)
-    return table_page(request, game, score_form=score_form, photo=photo, photo_seat_id=seat.seat_id)
+    return table_page(request, game, board=board, score_form=score_form, photo_seat_id=seat.seat_id)
 
 
 @require_GET
 @login_required
 def photo_reading(request: HttpRequest, pk: int) -> HttpResponse:
     """The poll of a photo being read: 204 (nothing to change) until a worker has read it, then
-    the cards read, marked on the photo, to fill into the hand or the checker."""
+    the cards read, marked on the photo, to fill into the checker; for a hand, what all its
+    photos read together (a second photo is read with the first)."""
     photo = photo_or_404(request, pk)
     if photo.status == PhotoStatus.READING:
         return HttpResponse(status=204)
+    if photo.seat_id:
+        reading = photos.hand_readings(photo.round, seat_id=photo.seat_id).get(photo.seat_id)
+        if reading is None or reading.reading:
+            return HttpResponse(status=204)
+        count = None  # the hand's count check is on the score entry, kept while it is polled
+    else:
+        reading = photos.hand_reading(photos.hand_shots([photo]))
+        round_ = photo.round
+        remember = f"sk:held:table{photo.game_id}:round{round_.pk}"
+        count = photos.checker_count(photo.game.house_rules, round_.number, remember=remember)
     context = {
-        "photo": photo,
-        "photo_src": reverse("photo", args=[photo.pk]),
+        "reading": reading,
+        "count": count,
         "fill": f"id_cards_{photo.seat_id}" if photo.seat_id else "id_cards",
         "player": photo.seat.player if photo.seat_id else None,
     }
@@ -123,10 +142,17 @@ def _standalone_read(result) -> dict:
         width=read.get("width", 1),
         height=read.get("height", 1),
         detections=read.get("detections", []),
+        unread=read.get("unread", []),
         status=PhotoStatus.READ if "detections" in read else PhotoStatus.UNREADABLE,
-        problem=read.get("problem", "That photo could not be read; please take it again."),
+        problem=""
+        if "detections" in read
+        else read.get("problem", "That photo could not be read; please take it again."),
     )
-    return {"photo": photo, "photo_src": "", "fill": "id_cards", "preview": True}
+    # The page shows the photo from its own file: it was kept only until it was read.
+    reading = photos.hand_reading(photos.hand_shots([photo], src=lambda photo: ""))
+    # No table: the seed game's deal, until the player taps what the hand holds.
+    count = photos.checker_count(rules.HouseRules(), 1, remember="sk:held:checker")
+    return {"reading": reading, "count": count, "fill": "id_cards", "preview": True}
 
 
 @require_POST

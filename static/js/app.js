@@ -199,15 +199,22 @@ window.cardChips = (function () {
 })();
 
 // A photo is read as soon as it is taken: no second tap on "Read the photo". The Photo button
-// opens the camera through the file box it stands for.
+// opens the camera through the file box it stands for; "2nd photo" does too, and the photo is
+// then read as a second photo of the hand, with the first.
 document.addEventListener("click", (event) => {
   const trigger = event.target.closest("[data-photo-for]");
-  if (trigger) document.getElementById(trigger.dataset.photoFor)?.click();
+  if (!trigger) return;
+  const input = document.getElementById(trigger.dataset.photoFor);
+  if (!input) return;
+  if (trigger.hasAttribute("data-second")) input.dataset.second = "";
+  else delete input.dataset.second;
+  input.click();
 });
 document.addEventListener("change", (event) => {
   const input = event.target;
   if (!input.matches("input[type=file][data-autosubmit]")) return;
-  const reader = input.closest("fieldset, .photo-form")?.querySelector("[data-photo-submit]");
+  const which = input.dataset.second !== undefined ? "[data-photo-submit-second]" : "[data-photo-submit]";
+  const reader = input.closest("fieldset, .photo-form")?.querySelector(which);
   if (reader) reader.click();
   else input.form.requestSubmit();
 });
@@ -237,6 +244,7 @@ document.addEventListener("change", (event) => {
 
 // A photo read by a worker (photo_read.html): its cards go into the box it was taken for, as if
 // tapped in, and a standalone checker's photo is shown from the file still chosen on the page.
+// A hand's count check and its "2nd photo" button show once it has a photo.
 document.addEventListener("htmx:afterSettle", () => {
   document.querySelectorAll(".photo-result:not([data-filled])").forEach((read) => {
     read.dataset.filled = "";
@@ -250,11 +258,221 @@ document.addEventListener("htmx:afterSettle", () => {
       if (points) points.value = "";
       box.dispatchEvent(new Event("input", { bubbles: true }));
     }
+    const entry = read.closest(".hand-entry");
+    if (read.dataset.cards !== undefined) {
+      entry?.querySelector(".second-photo")?.removeAttribute("hidden");
+      window.countCheck.show((entry || read).querySelector(".held"));
+    } else {
+      window.countCheck.hide(entry?.querySelector(".held")); // unreadable: the hand is typed
+    }
     const file = document.getElementById(read.dataset.preview || "")?.files?.[0];
     const image = read.querySelector("svg image");
     if (file && image) image.setAttribute("href", URL.createObjectURL(file));
   });
 });
+
+// The count check (score_rows.html): the player taps how many cards the hand holds (the usual
+// count is chosen once a photo is read) and the page says, in words, how many are missing or
+// too many before anything is saved; the server says the same if it is saved anyway (forms
+// count_problem). A card the recognizer was unsure of, marked dashed on the photo or listed
+// under it, goes into the hand with one tap.
+window.countCheck = (function () {
+  "use strict";
+
+  const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+
+  function cardsInWords(count) {
+    const words = count < WORDS.length ? WORDS[count] : String(count);
+    return `${words[0].toUpperCase()}${words.slice(1)} card${count === 1 ? "" : "s"}`;
+  }
+
+  function problem(held, entered) {
+    if (entered < held) {
+      const them = held - entered === 1 ? "it" : "them";
+      return `${cardsInWords(held - entered)} missing: this hand holds ${held} and ${entered} are entered. Add ${them}, or tap how many it holds.`;
+    }
+    const them = entered - held === 1 ? "it" : "them";
+    return `${cardsInWords(entered - held)} too many: this hand holds ${held} and ${entered} are entered. Take ${them} out, or tap how many it holds.`;
+  }
+
+  function check(held) {
+    if (!held || held.hidden) return;
+    const box = document.getElementById(held.dataset.heldFor);
+    const chosen = held.querySelector("input[type=radio]:checked");
+    const said = held.querySelector(".count-check");
+    if (!box || !chosen || !said) return;
+    // The checker's "|" between melds is no card.
+    const entered = box.value.split(/[\s,]+/).filter((token) => token && token !== "|").length;
+    const count = Number(chosen.value);
+    // Nothing entered yet (the photo still being read), or points typed instead: nothing to say.
+    const quiet = entered === 0;
+    held.classList.toggle("off", entered !== count && !quiet);
+    if (quiet) said.textContent = "";
+    else if (entered === count) said.textContent = count === 1 ? "The card is entered." : `All ${count} cards are entered.`;
+    else said.textContent = problem(count, entered);
+  }
+
+  function remembered(held) {
+    try {
+      return held.dataset.remember ? sessionStorage.getItem(held.dataset.remember) : null;
+    } catch {
+      return null; // storage refused: the usual count stands
+    }
+  }
+
+  function show(held) {
+    if (!held) return;
+    held.hidden = false;
+    const said = remembered(held);
+    const kept = said && held.querySelector(`input[type=radio][value="${CSS.escape(said)}"]`);
+    if (kept) kept.checked = true;
+    if (!held.querySelector("input[type=radio]:checked")) {
+      const usually = held.querySelector(`input[type=radio][value="${held.dataset.usually}"]`);
+      if (usually) usually.checked = true;
+    }
+    // The number chosen in sight, in a row that scrolls sideways on a phone.
+    const row = held.querySelector(".held-row");
+    const choice = held.querySelector(".held-choice input:checked")?.closest(".held-choice");
+    if (row && choice) row.scrollLeft = choice.offsetLeft - row.offsetLeft - row.clientWidth / 2;
+    check(held);
+  }
+
+  // A hand whose photo could not be read is typed: no count is said for it, none sent.
+  function hide(held) {
+    if (!held) return;
+    held.hidden = true;
+    held.querySelectorAll("input[type=radio]").forEach((radio) => {
+      radio.checked = false;
+    });
+  }
+
+  function checkAll() {
+    document.querySelectorAll(".held[data-held-for]").forEach(check);
+  }
+
+  // Any card typed, tapped or taken out: the few rows on the page are checked again.
+  document.addEventListener("input", checkAll);
+  document.addEventListener("change", (event) => {
+    const held = event.target.matches?.(".held input[type=radio]") && event.target.closest(".held");
+    if (!held) return;
+    check(held);
+    try {
+      if (held.dataset.remember) sessionStorage.setItem(held.dataset.remember, event.target.value);
+    } catch {
+      // storage refused: the number is kept on the page only
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (event.target.closest(".keypad .key, .card-chips .chip, .picker .pick")) checkAll();
+    const add = event.target.closest("[data-add-card]");
+    if (!add) return;
+    const read = add.closest(".photo-result");
+    const box = read && document.getElementById(read.dataset.fill);
+    if (!box || read.querySelector(`[data-add-card="${CSS.escape(add.dataset.addCard)}"].added`)) return;
+    window.cardChips.insert(box, add.dataset.addCard);
+    const points = box.closest(".hand-entry")?.querySelector(".points-input");
+    if (points) points.value = "";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    // One tap adds one: the card's button and its mark on the photo say it was added.
+    read.querySelectorAll(`[data-add-card="${CSS.escape(add.dataset.addCard)}"]`).forEach((same) => {
+      same.classList.add("added");
+      if (same.matches("button")) {
+        same.disabled = true;
+        same.setAttribute("aria-label", `${same.dataset.addCard} added`);
+      }
+    });
+  });
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll(".held[data-held-for]:not([hidden])").forEach(show);
+  });
+  document.addEventListener("htmx:afterSettle", checkAll);
+
+  return { show, hide, check, checkAll };
+})();
+
+// The marks' labels on a photo, placed apart: each label goes beside its box where it covers
+// no other label (and, if it can, no other box), at a size legible on the screen it is shown on;
+// a label with no room left is hidden, and a tap on its box shows it. Placed again when the
+// photo's size on the screen changes.
+window.photoLabels = (function () {
+  "use strict";
+
+  const SCREEN_PX = 13; // the labels' height on the screen, in CSS pixels
+
+  function overlaps(one, other) {
+    return one.x < other.x + other.width && other.x < one.x + one.width &&
+      one.y < other.y + other.height && other.y < one.y + one.height;
+  }
+
+  function place(svg) {
+    const view = svg.viewBox.baseVal;
+    // Screen pixels per pixel of the photo, as drawn (fitted inside the svg's box).
+    const scale = svg.getScreenCTM()?.a;
+    if (!view || !view.width || !scale) return;
+    const size = SCREEN_PX / scale;
+    const pad = size * 0.2;
+    const groups = [...svg.querySelectorAll("g.mark, g.candidate")];
+    const boxes = groups.map((group) => {
+      const rect = group.querySelector("rect");
+      return { x: rect.x.baseVal.value, y: rect.y.baseVal.value, width: rect.width.baseVal.value, height: rect.height.baseVal.value };
+    });
+    const placed = [];
+    groups.forEach((group, index) => {
+      const text = group.querySelector("text");
+      group.classList.remove("label-hidden", "label-shown");
+      text.setAttribute("font-size", size.toFixed(1));
+      const width = text.getComputedTextLength() + pad;
+      const height = size * 1.05;
+      const box = boxes[index];
+      // Where the label's top-left corner may go, nearest its box first.
+      const spots = [
+        [box.x, box.y - height - pad / 2],
+        [box.x, box.y + box.height + pad / 2],
+        [box.x + box.width - width, box.y - height - pad / 2],
+        [box.x + box.width - width, box.y + box.height + pad / 2],
+        [box.x - width - pad / 2, box.y],
+        [box.x + box.width + pad / 2, box.y],
+        [box.x - width - pad / 2, box.y + box.height - height],
+        [box.x + box.width + pad / 2, box.y + box.height - height],
+        [box.x + pad / 2, box.y + pad / 2],
+      ].map(([x, y]) => ({ x, y, width, height }))
+        .filter((spot) => spot.x >= 0 && spot.y >= 0 && spot.x + spot.width <= view.width && spot.y + spot.height <= view.height);
+      const free = (spot) => !placed.some((other) => overlaps(spot, other));
+      const clear = (spot) => !boxes.some((other, at) => at !== index && overlaps(spot, other));
+      const spot = spots.find((one) => free(one) && clear(one)) || spots.find(free);
+      if (spot) {
+        placed.push(spot);
+        text.setAttribute("x", (spot.x + pad / 2).toFixed(1));
+        text.setAttribute("y", (spot.y + size * 0.85).toFixed(1));
+      } else {
+        group.classList.add("label-hidden");
+        text.setAttribute("x", box.x.toFixed(1));
+        text.setAttribute("y", Math.max(box.y - pad, size).toFixed(1));
+      }
+    });
+  }
+
+  function placeAll() {
+    document.querySelectorAll("figure.photo svg").forEach(place);
+  }
+
+  // A tap on a box whose label had no room shows it (and hides it again).
+  document.addEventListener("click", (event) => {
+    const group = event.target.closest?.("figure.photo g.label-hidden, figure.photo g.label-shown");
+    if (!group || group.matches("[data-add-card]")) return;
+    group.classList.toggle("label-hidden");
+    group.classList.toggle("label-shown");
+  });
+
+  let waiting = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(waiting);
+    waiting = setTimeout(placeAll, 150);
+  });
+  document.addEventListener("DOMContentLoaded", placeAll);
+  document.addEventListener("htmx:afterSettle", placeAll);
+  return { placeAll };
+})();
 
 // The service worker (static/js/sw.js, served at /sw.js) keeps the app's shell and the round
 // screen of each table opened here, so that it loads again with no connection. A page the
@@ -362,8 +580,9 @@ window.tableNote = (function () {
     for (const fieldset of entries(form)) {
       const box = fieldset.querySelector(".cards-input");
       const points = fieldset.querySelector(".points-input").value;
+      const held = fieldset.querySelector(".held input[type=radio]:checked")?.value || "";
       if (box.value.trim() || points !== "") {
-        hands[fieldset.dataset.seat] = { cards: box.value, points, unsure: box.dataset.unsure || "" };
+        hands[fieldset.dataset.seat] = { cards: box.value, points, unsure: box.dataset.unsure || "", held };
       }
     }
     return hands;
@@ -421,7 +640,9 @@ window.tableNote = (function () {
           SEAT.test(seat) && hand && typeof hand === "object" &&
           typeof hand.cards === "string" && hand.cards.length <= 200 &&
           typeof hand.points === "string" && /^[0-9]{0,5}$/.test(hand.points) &&
-          typeof hand.unsure === "string" && /^[0-9,]{0,400}$/.test(hand.unsure),
+          typeof hand.unsure === "string" && /^[0-9,]{0,400}$/.test(hand.unsure) &&
+          // The count said (kept since the count check came; drafts before it have none).
+          (hand.held === undefined || (typeof hand.held === "string" && /^[0-9]{0,2}$/.test(hand.held))),
       );
     return whole ? { draft } : { problem: NOT_READ };
   }
@@ -437,6 +658,8 @@ window.tableNote = (function () {
       if (hand.unsure) box.dataset.unsure = hand.unsure;
       else delete box.dataset.unsure;
       fieldset.querySelector(".points-input").value = hand.points;
+      const held = hand.held && fieldset.querySelector(`.held input[type=radio][value="${hand.held}"]`);
+      if (held) held.checked = true;
       window.cardChips.render(box);
       box.dispatchEvent(new Event("input", { bubbles: true })); // the total
       filled += 1;
@@ -522,6 +745,9 @@ window.tableNote = (function () {
   document.addEventListener("input", (event) => {
     if (event.target.closest?.("#table form.score-entry")) save();
   });
+  document.addEventListener("change", (event) => {
+    if (event.target.matches?.("#table form.score-entry .held input[type=radio]")) save();
+  });
   // Keypad keys change the box without an input event; their listener (above) has run.
   document.addEventListener("click", (event) => {
     if (event.target.closest("#table form.score-entry .key")) save();
@@ -549,3 +775,19 @@ window.tableNote = (function () {
     }
   });
 })();
+
+// A table opened with hands already photographed (a reload with no draft, another tablet): each
+// empty hand gets the cards its photos read, once the draft had its chance (its listener is
+// registered above, so it runs first). A hand emptied by the player stays empty: this runs only
+// when the table is shown afresh.
+document.addEventListener("scorekeeper:shown", () => {
+  document.querySelectorAll("#table .hand-entry .photo-result[data-cards]").forEach((read) => {
+    const box = document.getElementById(read.dataset.fill);
+    const points = box?.closest(".hand-entry")?.querySelector(".points-input");
+    if (!box || box.value.trim() || (points && points.value !== "") || !read.dataset.cards) return;
+    box.value = read.dataset.cards;
+    if (read.dataset.unsure) box.dataset.unsure = read.dataset.unsure;
+    window.cardChips.render(box);
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+});

@@ -159,6 +159,25 @@ def test_most_cards_left_counts_deal_the_may_is_called_and_the_discards_claimed(
         rules.most_cards_left(8)
 
 
+@pytest.mark.parametrize(
+    ("number", "may_i_used", "shanghai_claims", "cards_down", "usually"),
+    [
+        (1, 0, 0, 0, 11),  # nothing happened: the deal
+        (2, 2, 0, 0, 11 + 2 * 3),  # two May I?s, each the discard and two penalty cards
+        (3, 0, 1, 0, 10),  # a Shanghai claim gave a card of the hand to the discarder
+        (4, 1, 0, 7, 11 + 3 - 7),  # went down with seven cards
+        (7, 0, 0, 12, 0),  # never fewer than none
+    ],
+)
+def test_the_cards_usually_left_are_the_deal_and_may_is_less_what_went_down(
+    number, may_i_used, shanghai_claims, cards_down, usually
+):
+    held = HouseRules().cards_left_usually(
+        number, may_i_used=may_i_used, shanghai_claims=shanghai_claims, cards_down=cards_down
+    )
+    assert held == usually
+
+
 def test_most_cards_in_meld_is_a_whole_run_or_every_copy_of_a_rank():
     assert HouseRules().most_cards_in_meld == 13
     assert HouseRules(decks=3, jokers_per_meld=2).most_cards_in_meld == 14

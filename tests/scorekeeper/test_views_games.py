@@ -598,9 +598,10 @@ def test_a_taps_answer_is_the_table_as_read_afresh(client, member, game, tap, pl
         # melds on the table, for the answer.
         ("may_i", 10),
         ("went_down", 10),
-        # As May I?, with the round's UPDATE, and what a save taken back had entered; the melds
-        # are not on the score entry's screen.
-        ("went_out", 11),
+        # As May I?, with the round's UPDATE, what a save taken back had entered, and the photos
+        # of the round's hands (each hand keeps its own); the melds are not on the score
+        # entry's screen.
+        ("went_out", 12),
         # No hand changes: the event is the call.
         ("shanghai", 9),
     ],

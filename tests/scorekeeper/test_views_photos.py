@@ -418,3 +418,159 @@ def test_a_member_sending_photos_in_a_loop_is_slowed_down(client, member, game):
     response = upload(client, game, "meld.jpg", PHOTO.read_bytes())
     assert response.status_code == 429
     assert Photo.objects.count() == 20
+
+
+def hand_photo(client, game, seat, photo: Path, *, second=False, **typed):
+    """A photo of `seat`'s hand taken on the score entry (a second photo of it, with `second`),
+    with what else the page holds (`typed`: field name -> value)."""
+    field = "photo_second" if second else "photo_seat"
+    return client.post(
+        reverse("score_photo", args=[game.pk]),
+        {
+            "version": game.version,
+            field: seat.pk,
+            f"photo_{seat.pk}": SimpleUploadedFile("hand.jpg", photo.read_bytes()),
+            **typed,
+        },
+        headers={"HX-Request": "true"},
+    )
+
+
+def scored_by_ann(game):
+    """Ann went out: the others' hands are to be entered."""
+    ann = seats(game)[0]
+    game.refresh_from_db()
+    services.round_record_went_out(game=game, version=game.version, user=game.created_by, seat=ann)
+    game.refresh_from_db()
+    return seats(game)
+
+
+def test_where_the_recognizer_was_unsure_is_kept_with_the_photo(client, member, game):
+    ann, ben, cleo = scored_by_ann(game)
+    hand_photo(client, game, ben, PHOTO.with_name("win_016.jpg"))
+    run_tasks()
+    photo = Photo.objects.get()
+    assert "JC" in [found["card"] for found in photo.unread]
+    assert all(found["confidence"] < 0.85 for found in photo.unread)
+    read = text_of(client.get(reverse("photo_reading", args=[photo.pk])))
+    assert 'data-add-card="JC"' in read
+    assert "Perhaps missed, marked dashed on the photo" in read
+
+
+def test_each_hand_keeps_its_photo_while_another_is_photographed(client, member, game):
+    ann, ben, cleo = scored_by_ann(game)
+    hand_photo(client, game, ben, PHOTO.with_name("win_029.jpg"))
+    run_tasks()
+    typed = {f"cards_{ben.pk}": "2S 2H", f"held_{ben.pk}": "9"}
+    body = text_of(hand_photo(client, game, cleo, PHOTO, **typed))
+    ben_row = body[body.index(f'data-seat="{ben.pk}"') :]
+    ben_row = ben_row[: ben_row.index("</fieldset>")]
+    ben_photo = Photo.objects.get(seat=ben)
+    # Ben's photo is shown read and marked, his cards as he left them (not filled again), the
+    # count he said still chosen and not yet checked: nothing is being saved.
+    assert f'href="{reverse("photo", args=[ben_photo.pk])}"' in ben_row
+    assert "data-filled" in ben_row
+    assert f'name="cards_{ben.pk}" value="2S 2H"' in ben_row
+    assert 'value="9" checked' in ben_row
+    assert 'class="error"' not in ben_row
+    assert f"Reading the photo of {cleo.player}'s cards" in body
+    assert "Reading the photo" not in ben_row
+
+
+def test_a_second_photo_is_read_with_the_first_and_each_card_says_where_it_came_from(
+    client, member, game
+):
+    ann, ben, cleo = scored_by_ann(game)
+    hand_photo(client, game, ben, PHOTO.with_name("win_029.jpg"))
+    run_tasks()
+    hand_photo(client, game, ben, PHOTO.with_name("win_031.jpg"), second=True)
+    first, second = Photo.objects.filter(seat=ben).order_by("pk")
+    assert (first.second, second.second) == (False, True)
+    assert client.get(reverse("photo_reading", args=[second.pk])).status_code == 204
+    run_tasks()
+    read = text_of(client.get(reverse("photo_reading", args=[second.pk])))
+    cards = read.split('data-cards="')[1].split('"')[0].split()
+    eights = {"8S", "8H", "8D", "8C"}
+    both = [found["card"] for found in first.detections if found["card"] in eights]
+    assert sorted(cards) == sorted(found["card"] for found in first.detections)
+    assert read.count('<figure class="photo"') == 2
+    for card in both:
+        assert f"<li><strong>{card}</strong> both photos</li>" in read
+    assert "<li><strong>2H</strong> photo 1</li>" in read
+    listed = text_of(client.get(reverse("table_photos", args=[game.pk])))
+    assert "hand, a second photo read with the one before it" in listed
+    # A photo taken again (not a second one) starts the hand afresh; a second photo of a hand
+    # with none is its first.
+    hand_photo(client, game, cleo, PHOTO, second=True)
+    assert Photo.objects.get(seat=cleo).second is False
+    hand_photo(client, game, ben, PHOTO.with_name("win_022.jpg"))
+    run_tasks()
+    latest = Photo.objects.filter(seat=ben).latest("pk")
+    read = text_of(client.get(reverse("photo_reading", args=[latest.pk])))
+    assert read.count('<figure class="photo"') == 1
+
+
+def test_the_count_check_refuses_a_hand_with_cards_missing_and_saves_nothing(client, member, game):
+    ann, ben, cleo = scored_by_ann(game)
+    data = {
+        "version": game.version,
+        f"cards_{ben.pk}": "7 8 K",
+        f"held_{ben.pk}": "5",
+        f"cards_{cleo.pk}": "JK",
+        f"held_{cleo.pk}": "",
+    }
+    post_refused(
+        client,
+        reverse("score", args=[game.pk]),
+        data,
+        "Two cards missing: this hand holds 5 and 3 are entered. Add them, or tap how many it "
+        "holds.",
+    )
+    post_refused(
+        client,
+        reverse("score", args=[game.pk]),
+        data | {f"cards_{ben.pk}": "7 8 K Q Q 2"},
+        "One card too many: this hand holds 5 and 6 are entered.",
+    )
+    post_refused(
+        client,
+        reverse("score", args=[game.pk]),
+        data | {f"held_{ben.pk}": "99"},
+        f"How many cards {ben.player} holds: Ensure this value is less than or equal to 24.",
+    )
+    response = client.post(
+        reverse("score", args=[game.pk]), data | {f"cards_{ben.pk}": "7 8 K Q Q"}
+    )
+    assert response.status_code == 302
+    first = game.rounds.get(number=1)
+    assert [hand.points for hand in first.hands.order_by("seat__position")] == [
+        0,
+        5 + 10 + 10 + 10 + 10,
+        50,
+    ]
+
+
+def test_a_photo_read_in_the_request_is_shown_at_once(client, member, game, settings):
+    # Where tasks run in the request, the answer shows the cards: no poll to wait for.
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    ann, ben, cleo = scored_by_ann(game)
+    body = text_of(hand_photo(client, game, ben, PHOTO))
+    assert "Reading the photo" not in body
+    assert f'data-fill="id_cards_{ben.pk}" data-cards="6S"' in body
+    assert "data-filled" not in body  # its cards go into the box
+
+
+def test_a_hand_whose_photo_could_not_be_read_is_typed_without_a_count(client, member, game, media):
+    ann, ben, cleo = scored_by_ann(game)
+    content = PHOTO.read_bytes()
+    hand_photo(client, game, ben, PHOTO)
+    # The upload is cut short in the store before the worker reads it.
+    photo = Photo.objects.get()
+    photo.image.save("cut.jpg", SimpleUploadedFile("cut.jpg", content[: len(content) // 3]))
+    run_tasks()
+    read = text_of(client.get(reverse("photo_reading", args=[photo.pk])))
+    assert "That photo is damaged or cut short" in read
+    assert f"Type {ben.player}'s cards instead." in read
+    assert "data-cards" not in read
+    body = text_of(client.get(reverse("game", args=[game.pk])))
+    assert 'class="held"' not in body

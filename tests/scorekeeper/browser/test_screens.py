@@ -260,7 +260,7 @@ def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(
     photo = Photo.objects.get()
     read = [found["card"] for found in photo.detections]
     expect(marks).to_have_count(len(read))
-    expect(entry.locator("figcaption")).to_contain_text(f"{ben.player.name}'s cards above")
+    expect(entry.locator(".photo-caption")).to_contain_text(f"{ben.player.name}'s cards above")
     expect(cleo_entry.get_by_label("Cards", exact=True)).to_have_value("5")
     chips = entry.locator(".card-chips .chip")
     expect(chips).to_have_count(len(read))
@@ -280,6 +280,10 @@ def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(
     for left in range(len(read) - 1, 9, -1):
         chips.last.click()
         expect(chips).to_have_count(left)
+    # The count check chose the eleven dealt: one tap says the hand holds ten.
+    expect(entry.locator(".count-check")).to_contain_text("One card missing")
+    entry.locator(".held-choice").filter(has_text=re.compile("^10$")).click()
+    expect(entry.locator(".count-check")).to_have_text("All 10 cards are entered.")
     page.get_by_role("button", name=re.compile("Save contract 1")).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
     saved = Hand.objects.get(round__number=1, seat=ben).cards.split()
