@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import BACKGROUND, JOKER
-from .corners import Candidates, extract_patches, find_candidates
+from .corners import extract_patches, find_candidates
 from .detections import Detection
 from .features import patch_features
 from .images import ImageSource, load_image_scaled
@@ -88,23 +88,20 @@ def read_corners(
     passed = np.flatnonzero(1.0 - screened[:, model.classes.index(BACKGROUND)] >= SCREEN_CONFIDENCE)
     if len(passed) == 0:
         return []
-    candidates = Candidates(candidates.first[passed], candidates.second[passed])
+    candidates = candidates[passed]
     readings = []
     for stretch in VIEWS:
         patches = extract_patches(pixels, candidates, network.size, stretch)
         # Both networks have learned every card and the joker: their average reads the index.
         readings.append((network.probabilities(patches) + joker_network.probabilities(patches)) / 2)
     probabilities = np.concatenate(readings)
-    candidates = Candidates(
-        np.concatenate([candidates.first] * len(VIEWS)),
-        np.concatenate([candidates.second] * len(VIEWS)),
-    )
+    candidates = candidates[np.tile(np.arange(len(candidates)), len(VIEWS))]
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
     background = network.classes.index(BACKGROUND)
     keep = np.flatnonzero((best != background) & (confidence >= READING_CONFIDENCE))
     keep = keep[np.argsort(-confidence[keep], kind="stable")]
-    kept = Candidates(candidates.first[keep], candidates.second[keep])
+    kept = candidates[keep]
     centres, spacings = kept.centre, kept.spacing
     # Readings of one index from different glyph pairs and views overlap: keep the strongest.
     chosen: list[int] = []
@@ -117,7 +114,7 @@ def read_corners(
             chosen.append(position)
     if not chosen:
         return []
-    chosen_candidates = Candidates(kept.first[chosen], kept.second[chosen])
+    chosen_candidates = kept[chosen]
     # The strongest of the overlapping readings stands: a second look at slightly turned, scaled
     # and shifted patches, averaged, lost more right cards than wrong ones (see README.md).
     chosen_probabilities = probabilities[keep[chosen]]
