@@ -100,10 +100,9 @@ def dark_card_view(rgb: np.ndarray) -> np.ndarray:
     turns white, silver (or white) print dark grey and gold (or any coloured) print red, as the
     print of the standard deck's suits of the same colour.
     """
-    brightest = rgb.max(axis=2)
-    darkest = rgb.min(axis=2)
-    negative = 255 - brightest
-    return np.stack([255 - darkest, negative, negative], axis=2)
+    red, green, blue = cv2.split(rgb)
+    negative = cv2.bitwise_not(cv2.max(cv2.max(red, green), blue))
+    return cv2.merge([cv2.bitwise_not(cv2.min(cv2.min(red, green), blue)), negative, negative])
 
 
 def ink_glyphs(rgb: np.ndarray) -> np.ndarray:
