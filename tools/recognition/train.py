@@ -325,6 +325,10 @@ def main() -> None:
             synthetic_labels=np.array(synthetic_labels),
             real=real_network,
             real_labels=np.array(real_labels),
+            # train_cnn runs where recognizer.cards does not import (see there).
+            classes=np.array(CLASSES),
+            background=BACKGROUND,
+            joker=JOKER,
         )
         print(f"wrote {arguments.patches}", flush=True)
     features = np.concatenate([synthetic_features, patch_features(real_screen)])
