@@ -1,10 +1,15 @@
 """Finding corner-index candidates: a rank glyph with a suit glyph beside it, at any angle.
 
-Ink (dark or red print on a light card) is split into connected components at two scales. Every
+Ink (dark or red print on a light card) is split into connected components at three scales. Every
 pair of neighbouring components of similar size is a candidate "rank above suit"; the vector from
 the first to the second glyph says which way is down on that card, so each candidate is resampled
 into a small upright patch that the classifier reads. Both orders of a pair are tried: the
 classifier also learns to reject an index read upside down.
+
+Light print on a dark card (a black novelty deck: gold and silver on black) is found the same way
+in the negative, where the print is darker than what surrounds it; such glyphs count only on a dark
+surround, and their patches are cut from ``dark_card_view``, in which the card reads like a
+standard one (dark print on a light card, coloured print red).
 """
 
 from dataclasses import dataclass
@@ -28,6 +33,10 @@ THRESHOLD_BLOCK = 25
 THRESHOLD_OFFSET = 8
 # At most this many candidates per image, nearest pairs first, to bound the time per photo.
 MAX_CANDIDATES = 12000
+# Light glyphs count only where the card around them is darker than this (brightest channel),
+# and where they are this much brighter than it.
+DARK_SURROUND = 130
+LIGHT_CONTRAST = 30
 
 
 @dataclass(frozen=True)
@@ -36,9 +45,19 @@ class Candidates:
 
     first: np.ndarray  # (N, 2) centre of the rank glyph
     second: np.ndarray  # (N, 2) centre of the suit glyph
+    # (N,) bool: light print on a dark card, read from ``dark_card_view``. None: all dark print.
+    light: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.light is None:
+            object.__setattr__(self, "light", np.zeros(len(self.first), bool))
 
     def __len__(self) -> int:
         return len(self.first)
+
+    def __getitem__(self, index) -> "Candidates":
+        """The candidates at ``index`` (an index array, a mask or a slice)."""
+        return Candidates(self.first[index], self.second[index], self.light[index])
 
     @property
     def centre(self) -> np.ndarray:
@@ -74,25 +93,80 @@ class Candidates:
         )
 
 
+def dark_card_view(rgb: np.ndarray) -> np.ndarray:
+    """The photo in the negative, for light print on a dark card: it reads like a standard card.
+
+    Red is the negative of the darkest channel, green and blue that of the brightest: a black card
+    turns white, silver (or white) print dark grey and gold (or any coloured) print red, as the
+    print of the standard deck's suits of the same colour.
+    """
+    red, green, blue = cv2.split(rgb)
+    negative = cv2.bitwise_not(cv2.max(cv2.max(red, green), blue))
+    return cv2.merge([cv2.bitwise_not(cv2.min(cv2.min(red, green), blue)), negative, negative])
+
+
 def ink_glyphs(rgb: np.ndarray) -> np.ndarray:
-    """(M, 3) centre x, centre y and size of glyph-like ink blobs, searched at two scales."""
+    """(M, 4) centre x, centre y, size and lightness (1 for light print on dark) of glyph-like
+    ink blobs, searched at three scales."""
     found = []
     level_image = rgb
     factor = 1.0
     for _level in range(3):
         if min(level_image.shape[:2]) < 2 * THRESHOLD_BLOCK:
             break
-        found.append(_glyphs_at_level(level_image) * np.array([factor, factor, factor]))
+        # The darkest channel makes both black and red print dark on a white card; the brightest
+        # shows light print on a dark card. (OpenCV's are ten times faster than numpy's min and
+        # max over an axis of 3.)
+        red, green, blue = cv2.split(level_image)
+        dark, _ink = _glyphs_at_level(cv2.min(cv2.min(red, green), blue))
+        light = _light_glyphs(cv2.max(cv2.max(red, green), blue))
+        for glyphs, lightness in ((dark, 0.0), (light, 1.0)):
+            scaled = glyphs[:, :3] * factor
+            found.append(np.column_stack([scaled, np.full(len(glyphs), lightness)]))
         level_image = cv2.pyrDown(level_image)
         factor *= 2
     if not found:
-        return np.zeros((0, 3))
+        return np.zeros((0, 4))
     return np.concatenate(found)
 
 
-def _glyphs_at_level(rgb: np.ndarray) -> np.ndarray:
-    # The darkest channel makes both black and red print dark on a white card.
-    darkest = rgb.min(axis=2)
+def _light_glyphs(brightest: np.ndarray) -> np.ndarray:
+    """Glyphs (rows as ``_glyphs_at_level``'s) of light print that lie on a dark card.
+
+    They are the glyphs of the negative. The surround is the ring between a glyph's box and that
+    box grown by half the glyph's size each side: its mean brightness (brightest channel) must be
+    below ``DARK_SURROUND``, and the print's (the glyph's pixels in its box) at least
+    ``LIGHT_CONTRAST`` above it, so that a dark table's grain or the gaps of dark print rarely pass.
+    """
+    glyphs, ink = _glyphs_at_level(cv2.bitwise_not(brightest))
+    if len(glyphs) == 0:
+        return glyphs
+    height, width = brightest.shape
+    x0, y0, x1, y1 = (glyphs[:, column].astype(np.int64) for column in (3, 4, 5, 6))
+    grow = np.maximum(2, glyphs[:, 2].astype(np.int64) // 2)
+    outer = (x0 - grow, y0 - grow, x1 + grow, y1 + grow)
+    inner = (x0, y0, x1, y1)
+
+    def box_sums(integral: np.ndarray, box) -> np.ndarray:
+        left, top = np.clip(box[0], 0, width), np.clip(box[1], 0, height)
+        right, bottom = np.clip(box[2], 0, width), np.clip(box[3], 0, height)
+        total = integral[bottom, right] - integral[top, right]
+        return (total - integral[bottom, left] + integral[top, left]).astype(np.float64)
+
+    brightness = cv2.integral(brightest)  # (height + 1, width + 1)
+    area = cv2.integral(np.ones_like(brightest))
+    ring = (box_sums(brightness, outer) - box_sums(brightness, inner)) / np.maximum(
+        box_sums(area, outer) - box_sums(area, inner), 1
+    )
+    print_brightness = box_sums(cv2.integral(cv2.bitwise_and(brightest, ink)), inner)
+    print_area = box_sums(cv2.integral(ink), inner) / 255
+    print_level = print_brightness / np.maximum(print_area, 1)
+    return glyphs[(ring < DARK_SURROUND) & (print_level - ring >= LIGHT_CONTRAST)]
+
+
+def _glyphs_at_level(darkest: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(M, 7) centre x, centre y, size and box (x0, y0, x1, y1) of the glyph-like blobs darker
+    than their neighbourhood, and the ink mask they were found in (255 where ink)."""
     ink = cv2.adaptiveThreshold(
         darkest,
         255,
@@ -101,7 +175,7 @@ def _glyphs_at_level(rgb: np.ndarray) -> np.ndarray:
         THRESHOLD_BLOCK,
         THRESHOLD_OFFSET,
     )
-    count, _labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _count, _labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     width = stats[1:, cv2.CC_STAT_WIDTH]
     height = stats[1:, cv2.CC_STAT_HEIGHT]
     area = stats[1:, cv2.CC_STAT_AREA]
@@ -114,8 +188,9 @@ def _glyphs_at_level(rgb: np.ndarray) -> np.ndarray:
         & (area <= 0.9 * width * height)
         & (np.maximum(width, height) <= 6 * np.minimum(width, height))
     )
-    centres = centroids[1:][keep]
-    return np.column_stack([centres, size[keep]]).astype(np.float64)
+    left, top = stats[1:, cv2.CC_STAT_LEFT], stats[1:, cv2.CC_STAT_TOP]
+    boxes = np.column_stack([left, top, left + width, top + height])[keep]
+    return np.column_stack([centroids[1:][keep], size[keep], boxes]).astype(np.float64), ink
 
 
 def find_candidates(rgb: np.ndarray, glyphs: np.ndarray | None = None) -> Candidates:
@@ -124,10 +199,10 @@ def find_candidates(rgb: np.ndarray, glyphs: np.ndarray | None = None) -> Candid
         glyphs = ink_glyphs(rgb)
     if len(glyphs) < 2:
         return Candidates(np.zeros((0, 2)), np.zeros((0, 2)))
-    centres = glyphs[:, :2]
-    size = glyphs[:, 2]
-    order = np.argsort(centres[:, 0])
-    centres, size = centres[order], size[order]
+    if glyphs.shape[1] < 4:  # glyphs without lightness: dark print
+        glyphs = np.column_stack([glyphs, np.zeros(len(glyphs))])
+    order = np.argsort(glyphs[:, 0])
+    centres, size, light = glyphs[order, :2], glyphs[order, 2], glyphs[order, 3] > 0
     firsts, seconds, distances = [], [], []
     # Sorted by x, a glyph's partners lie within a window of the sorted list: compare in blocks.
     reach = 2.0 * size.max()
@@ -138,6 +213,8 @@ def find_candidates(rgb: np.ndarray, glyphs: np.ndarray | None = None) -> Candid
         others = np.arange(start, len(centres))
         others = others[others != index]
         others = others[np.abs(centres[others, 0] - centres[index, 0]) <= 2.0 * size[index]]
+        # Light print pairs only with light print, dark with dark.
+        others = others[light[others] == light[index]]
         if len(others) == 0:
             continue
         offset = centres[others] - centres[index]
@@ -161,7 +238,7 @@ def find_candidates(rgb: np.ndarray, glyphs: np.ndarray | None = None) -> Candid
     if len(firsts) > MAX_CANDIDATES:
         nearest = np.argsort(np.array(distances), kind="stable")[:MAX_CANDIDATES]
         firsts, seconds = firsts[nearest], seconds[nearest]
-    return Candidates(centres[firsts], centres[seconds])
+    return Candidates(centres[firsts], centres[seconds], light[firsts])
 
 
 def extract_patches(
@@ -205,14 +282,20 @@ def extract_patches(
             ) - 0.5
             # One patch per row keeps the map under remap's 32767-row limit.
             maps = points.reshape(len(chosen), -1, 2).astype(np.float32)
-            sampled = cv2.remap(
-                level_image,
-                maps[..., 0],
-                maps[..., 1],
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-            patches[chosen] = sampled.reshape(len(chosen), height, width, 3)
+            light = candidates.light[chosen]
+            for source, rows in ((level_image, ~light), (None, light)):
+                if not rows.any():
+                    continue
+                if source is None:
+                    source = dark_card_view(level_image)
+                sampled = cv2.remap(
+                    source,
+                    maps[rows, :, 0],
+                    maps[rows, :, 1],
+                    cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE,
+                )
+                patches[chosen[rows]] = sampled.reshape(-1, height, width, 3)
         if current < 3 and np.any(level > current):
             level_image = cv2.pyrDown(level_image)
     return patches

@@ -79,3 +79,11 @@ def test_the_runtime_package_imports_no_tool():
             else:
                 continue
             assert not any(name.split(".")[0] == "tools" for name in names), module
+
+
+def test_the_network_trainer_imports_without_rules():
+    # train_cnn runs in torch's Python 3.11, where rules/ (Python 3.12 syntax) does not import:
+    # it takes the class labels from the patches file. Here rules/ is made unimportable instead.
+    code = "import sys\nsys.modules['rules'] = None\nimport tools.recognition.train_cnn"
+
+    assert modules_loaded_by(code, watched=("recognizer.cards", "recognizer.model")) == set()

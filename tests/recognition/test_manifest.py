@@ -31,3 +31,24 @@ def test_the_model_file_names_the_commit_and_command_that_trained_it(name):
     entry = MANIFEST[name]
     assert re.fullmatch(r"[0-9a-f]{40}", entry["commit"])
     assert entry["command"].startswith("python -m ")
+
+
+# Options whose $TMPDIR file a command writes rather than reads.
+WRITES = {">", "--patches", "--output"}
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_every_scratch_file_a_command_reads_is_made_by_a_step_before_it(name):
+    entry = MANIFEST[name]
+    made: set[str] = set()
+    for commit, command in [*entry["before"], [entry["commit"], entry["command"]]]:
+        assert re.fullmatch(r"[0-9a-f]{40}", commit)
+        words = command.split()
+        for before, word in zip(["", *words], words, strict=False):
+            if word.startswith("$TMPDIR/"):
+                if before in WRITES:
+                    made.add(word)
+                else:
+                    assert word in made, f"{name}: {word} is read before a step makes it"
+        # No path of one machine: scratch files are $TMPDIR's, the crops $CROPS.
+        assert not re.search(r"(^|[\s=])/", command), command

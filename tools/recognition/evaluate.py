@@ -3,9 +3,9 @@
 DIR holds an ``images/`` folder and a ``labels.tsv`` (``image<TAB>cards``), like the project's
 shared ``cardphotos``. As those photos show one deck each, the SET of distinct cards per photo is
 compared. Prints one line per photo, precision, recall and F1 over cards, joker recall, the same
-per group (file-name prefix), seconds per photo, and last a JSON line with the totals. Also
-counted: cards read more than once (``read_twice``); in photos of one deck each is an extra card
-the player has to delete.
+per group (file-name prefix) and as a Markdown table, seconds per photo, and last a JSON line with
+the totals. Also counted: cards read more than once (``read_twice``); in photos of one deck each
+is an extra card the player has to delete.
 ``--rotate`` and ``--scale`` re-encode each photo turned and resized first, to check orientation
 and size handling.
 """
@@ -49,6 +49,21 @@ def scores(true_positives: int, false_positives: int, false_negatives: int) -> d
     recall = true_positives / max(1, true_positives + false_negatives)
     f1 = 2 * precision * recall / max(1e-9, precision + recall)
     return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
+
+
+def table(rows: dict[str, dict]) -> str:
+    """A Markdown table of each group's figures, as the recognition README shows them."""
+    lines = [
+        "| group | precision | recall | F1 | cards | wrong | read twice | jokers |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, row in rows.items():
+        jokers = "-" if row["joker_recall"] is None else f"{row['joker_recall']:.2f}"
+        lines.append(
+            f"| {name} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f1']:.3f}"
+            f" | {row['cards']} | {row['wrong']} | {row['read_twice']} | {jokers} |"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -105,6 +120,10 @@ def main() -> None:
         print(f"group {group}: {json.dumps(summary([group]))}")
     standard = [g for g in counts if g not in NOVELTY_GROUPS]
     novelty = [g for g in counts if g in NOVELTY_GROUPS]
+    print()
+    by_group = {group: summary([group]) for group in sorted(counts)}
+    print(table(by_group | {"standard decks": summary(standard)}))
+    print()
     totals = {
         "standard": summary(standard),
         "novelty": summary(novelty) if novelty else None,

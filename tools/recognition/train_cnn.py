@@ -12,9 +12,13 @@ from pathlib import Path
 
 import numpy as np
 
-from recognizer.cards import BACKGROUND, CLASSES, JOKER
+import recognizer.corners
 from recognizer.corners import NETWORK_HEIGHT, NETWORK_WIDTH
-from recognizer.model import NETWORK_PATH
+
+# recognizer.model.NETWORK_PATH. Neither that module nor recognizer.cards is imported here: torch
+# installs for Python 3.11 only, where rules/ (which recognizer.cards imports) does not, as it uses
+# Python 3.12 syntax. The class labels come from the patches file (``train --patches``) instead.
+NETWORK_PATH = Path(recognizer.corners.__file__).with_name("corner_cnn.onnx")
 
 SEED = 20240627
 BATCH = 256
@@ -57,15 +61,16 @@ def normalize(x):
 SPLICE_ROW = 25  # patches show the rank above this row, the suit below it
 
 
-def splice(x, targets, generator, share=0.3):
+def splice(x, targets, generator, classes, not_cards, share=0.3):
     """Give a share of the cards the suit of another card in the batch: (N, 3, H, W) floats.
 
     The real patches from webcam photos show clubs only under a 2, 8, 10 or queen; spliced, they
     sit under every rank. The suit half is brought to the brightness of the half it replaces.
+    ``classes`` names the targets; those in ``not_cards`` (the joker, not an index) keep theirs.
     """
     import torch
 
-    cards = torch.tensor([name not in (BACKGROUND, JOKER) for name in CLASSES])[targets]
+    cards = torch.tensor([name not in not_cards for name in classes])[targets]
     chosen = torch.nonzero(cards & (torch.rand(len(targets), generator=generator) < share))[:, 0]
     donors = torch.nonzero(cards)[:, 0]
     if not len(chosen):
@@ -78,10 +83,10 @@ def splice(x, targets, generator, share=0.3):
     x[chosen, :, SPLICE_ROW:] = (
         (given - given.mean(dim=dims, keepdim=True)) * scale + own.mean(dim=dims, keepdim=True)
     ).clamp(0, 255)
-    index = {name: position for position, name in enumerate(CLASSES)}
+    index = {name: position for position, name in enumerate(classes)}
     spliced = torch.tensor(
         [
-            index[CLASSES[int(rank)][:-1] + CLASSES[int(suit)][-1]]
+            index[classes[int(rank)][:-1] + classes[int(suit)][-1]]
             for rank, suit in zip(targets[chosen], targets[donors], strict=True)
         ]
     )
@@ -184,21 +189,28 @@ def main() -> None:
     torch.set_num_threads(arguments.threads)
     generator = torch.Generator().manual_seed(arguments.seed)
     synthetic, synthetic_labels, real, real_labels = [], [], [], []
+    with np.load(arguments.patches[0]) as stored:
+        if "classes" not in stored.files:
+            parser.error(f"{arguments.patches[0]} has no class labels: make it again with train")
+        classes = tuple(str(name) for name in stored["classes"])
+        not_cards = (str(stored["background"]), str(stored["joker"]))
     for path in arguments.patches:
         with np.load(path) as stored:
+            if tuple(str(name) for name in stored["classes"]) != classes:
+                parser.error(f"{path} has other class labels than {arguments.patches[0]}")
             synthetic.append(stored["synthetic"])
             synthetic_labels += list(stored["synthetic_labels"])
             real.append(stored["real"])
             real_labels += list(stored["real_labels"])
     synthetic, real = np.concatenate(synthetic), np.concatenate(real)
-    index = {name: position for position, name in enumerate(CLASSES)}
+    index = {name: position for position, name in enumerate(classes)}
     patches = np.concatenate([synthetic] + [real] * arguments.real_weight)
     labels = [index[str(name)] for name in synthetic_labels + real_labels * arguments.real_weight]
     inputs = torch.from_numpy(patches).permute(0, 3, 1, 2).contiguous()
     targets = torch.tensor(labels)
     print(f"{len(targets)} patches ({len(real)} real, used {arguments.real_weight}x)", flush=True)
 
-    network = build_network(len(CLASSES))
+    network = build_network(len(classes))
     if arguments.init:
         import onnx
         from onnx import numpy_helper
@@ -222,7 +234,9 @@ def main() -> None:
         total_loss, correct = 0.0, 0
         for batch in range(batches):
             chosen = order[batch * BATCH : (batch + 1) * BATCH]
-            x, wanted = splice(inputs[chosen].float(), targets[chosen], generator)
+            x, wanted = splice(
+                inputs[chosen].float(), targets[chosen], generator, classes, not_cards
+            )
             logits = network(normalize(augment(x, generator)))
             loss = functional.cross_entropy(logits, wanted, label_smoothing=0.05)
             optimizer.zero_grad()
