@@ -20,10 +20,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper import services
-from scorekeeper.models import Event, Membership, Role
+from scorekeeper.models import Event, Membership, Role, TableLink
 from scorekeeper.selectors import polling
 from scorekeeper.settings import cache_settings
-from tests.factories import make_user, member_of, seats, url
+from tests.factories import make_game, make_user, member_of, seats, url
 from tools.pg_cluster import free_port
 from tools.redis_server import RedisServer
 
@@ -209,6 +209,26 @@ def test_an_unchanged_tv_poll_needs_no_query_and_a_turned_off_link_is_a_404(
     services.tv_link_revoke(game=game, user=member)
     gone = tv.get(address, headers={**HTMX, "If-None-Match": changed["ETag"]})
     assert gone.status_code == 404
+
+
+def test_a_tv_poll_naming_another_table_in_its_etag_is_answered_with_its_own(client, member, game):
+    """The cache finds the table from the ETag the TV sends, and checks the link is that
+    table's: an ETag of another table, unchanged in the cache, gets this table in full."""
+    other = make_game(game.club)
+    tv = Client()
+    for table in (game, other):
+        token = services.tv_link_create(game=table, user=member).token
+        shown = f'W/"tv-{table.pk}-{table.version}"'
+        polled = tv.get(reverse("tv", args=[token]), headers={**HTMX, "If-None-Match": shown})
+        assert polled.status_code == 304
+    forged = f'W/"tv-{other.pk}-{other.version}"'
+    answer = tv.get(reverse("tv", args=[token_of(game)]), headers={**HTMX, "If-None-Match": forged})
+    assert answer.status_code == 200
+    assert answer["ETag"] == f'W/"tv-{game.pk}-{game.version}"'
+
+
+def token_of(game) -> str:
+    return TableLink.objects.get(game=game).token
 
 
 def test_the_checker_throttle_counts_in_redis(client, member, game):
