@@ -54,9 +54,10 @@ test: $(VENV)/.requirements-dev chromium
 test-fast: $(VENV)/.requirements-dev
 	$(BIN)/python -m pytest -n auto -m "not slow and not postgres_server"
 
-# A club night at 5, 20 and 50 tables, a stress level, the ceilings and a fault run, on gunicorn
-# and a PostgreSQL of its own (about 14 minutes; needs root and PostgreSQL's binaries, installed when missing). Writes
-# loadtest-report.md; fails if anything accepted was lost or anything refused was saved.
+# A club night at 5, 20, 50 and 100 tables, a stress level, the ceilings and a fault run, on
+# gunicorn with a PostgreSQL and a Redis of its own (about 17 minutes; needs root and Debian's
+# PostgreSQL and redis-server, installed when missing). `--cache database` plays it without Redis.
+# Writes loadtest-report.md; fails if anything accepted was lost or anything refused was saved.
 # Photos: `$(BIN)/python -m tools.loadtest.run --photo-share 0.25 --photos-in-request-too
 # --worker-stop 30` (see README, Performance).
 loadtest: $(VENV)/.requirements-dev

@@ -6,12 +6,14 @@ class ScorekeeperConfig(AppConfig):
     verbose_name = "Shanghai Scorekeeper"
 
     def ready(self):
-        from django.contrib.auth.signals import user_logged_in
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
 
         from scorekeeper import system_checks  # noqa: F401 - registers the checks
 
         # Which browsers an account is signed in to, for "log out everywhere else".
         user_logged_in.connect(_session_remember, dispatch_uid="scorekeeper.session_remember")
+        # A browser that logs out is no longer answered from the cache's pass for its session.
+        user_logged_out.connect(_session_end, dispatch_uid="scorekeeper.session_end")
 
 
 def _session_remember(sender, request, user, **kwargs):
@@ -19,3 +21,10 @@ def _session_remember(sender, request, user, **kwargs):
 
     if request is not None and request.session.session_key:
         session_remember(user=user, session_key=request.session.session_key)
+
+
+def _session_end(sender, request, user, **kwargs):
+    from scorekeeper.services.polls import poll_passes_revoke
+
+    if request is not None and request.session.session_key:
+        poll_passes_revoke(sessions=[request.session.session_key])

@@ -47,8 +47,9 @@ def request_size_limit(get_response):
 
 
 def unchanged_polls(get_response):
-    """A screen's poll of a table that has not changed is answered 304 here, after one query,
-    before the session, CSRF, login and rate-limit middleware, which would only cost time:
+    """A screen's poll of a table that has not changed is answered 304 here, with no query from
+    the shared cache (DJANGO_CACHE_URL) or after one without it, before the session, CSRF,
+    login and rate-limit middleware, which would only cost time:
     the screens' polls, every second, are most of a club night's requests. Anything else, a
     changed table's poll included, goes on through the whole stack."""
 
@@ -69,7 +70,7 @@ def page_headers(get_response):
         response = get_response(request)
         patch_vary_headers(response, ["HX-Request"])
         # A response its view already made private needs no user lookup: the polls of the
-        # round screen and the TV answer an unchanged table after one query.
+        # round screen and the TV answer an unchanged table with one query at most.
         private = "private" in response.get("Cache-Control", "")
         if not private and request.user.is_authenticated:
             patch_cache_control(response, private=True)

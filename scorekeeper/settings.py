@@ -160,7 +160,7 @@ LOGOUT_REDIRECT_URL = "login"
 # Password guessers are slowed down: after DJANGO_LOGIN_ATTEMPTS failed logins, from one address
 # or for one account, logins are refused for DJANGO_LOGIN_LOCKOUT_MINUTES (django-axes). Sign-ups,
 # password resets and invite codes are limited per address and per account (django-ratelimit),
-# counted in the database's cache table, which every worker and instance shares.
+# counted in the cache (below), which every worker and instance shares.
 # The client's address is REMOTE_ADDR, unless DJANGO_TRUSTED_PROXIES says which proxies stand
 # in front (a count, or their addresses or networks, outermost first): then it is the address
 # the outermost trusted proxy received the request from, read from X-Forwarded-For.
@@ -184,19 +184,47 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "429.html"
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "scorekeeper_cache",
-        # Django culls a third of the rows past 300 by default, throttle counters among them:
-        # the counters, the invite guesses and the offline queue's tap ids of a busy club night
-        # stay well under this, and expired rows are culled first.
-        "OPTIONS": {"MAX_ENTRIES": 100_000},
+
+
+def cache_settings(url: str) -> dict:
+    """Where the cache lives: the database's cache table, or with DJANGO_CACHE_URL
+    (redis://[:PASSWORD@]HOST:PORT/DB, rediss:// for TLS) a Redis server that every instance
+    shares, through Django's own RedisCache. Either holds the throttle counters and the offline
+    queue's tap ids; Redis also holds what the screens' polls of unchanged tables are answered
+    from (scorekeeper/selectors/polling.py)."""
+    if not url:
+        return {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "scorekeeper_cache",
+            # Django culls a third of the rows past 300 by default, throttle counters among
+            # them: the counters, the invite guesses and the offline queue's tap ids of a busy
+            # club night stay well under this, and expired rows are culled first.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss") or not parts.hostname:
+        # Not said back: the address may hold Redis's password.
+        raise ImproperlyConfigured(
+            "DJANGO_CACHE_URL must be redis://HOST:PORT/DB (rediss:// with TLS, "
+            "redis://:PASSWORD@HOST:PORT/DB with a password)"
+        )
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        # An unreachable Redis answers within a second, not the worker's timeout.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
-}
+
+
+CACHE_URL = os.environ.get("DJANGO_CACHE_URL", "").strip()
+CACHES = {"default": cache_settings(CACHE_URL)}
+# With a shared Redis the polls of unchanged tables are answered from it, with no query; the
+# database's cache table would cost the query it saves.
+POLLS_FROM_CACHE = bool(CACHE_URL)
 RATELIMIT_VIEW = "scorekeeper.views.errors.too_many_attempts"
 # django-ratelimit prefers memcached or Redis; a database cache counts a few attempts too few
 # when two arrive at once, which is fine for slowing down guessers, and needs no other server.
+# (With DJANGO_CACHE_URL the counters are in Redis, and counted exactly.)
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # Heavy work (reading a photo, an import, a rebuild) is a task: queued in the database by the

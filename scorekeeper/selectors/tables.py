@@ -3,6 +3,7 @@
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import NamedTuple
 
 from django.contrib.sessions.models import Session
@@ -419,11 +420,12 @@ def table_melds(round_: Round):
 
 
 # What a screen that follows a table polls for: one query each, so an unchanged table costs
-# the server almost nothing however many screens watch it. Written in SQL: building the same
-# query through the ORM costs about 2 ms of CPU a poll, five times what the query itself takes,
-# and every table's screens poll every second.
+# the server almost nothing however many screens watch it (and none at all while the shared
+# cache answers: selectors/polling.py). Written in SQL: building the same query through the ORM
+# costs about 2 ms of CPU a poll, five times what the query itself takes, and every table's
+# screens poll every second.
 _MEMBER_VERSION = (
-    f"SELECT game.version FROM {Game._meta.db_table} game"
+    f"SELECT game.version, game.club_id, session.expire_date FROM {Game._meta.db_table} game"
     f" INNER JOIN {Membership._meta.db_table} membership ON membership.club_id = game.club_id"
     f" INNER JOIN {Session._meta.db_table} session ON session.session_key = %s"
     " WHERE game.id = %s AND membership.user_id = %s AND session.expire_date > %s"
@@ -440,11 +442,26 @@ def _one_row(sql: str, parameters: list) -> tuple | None:
         return cursor.fetchone()
 
 
-def table_version_for_member(*, pk: int, user_id: int, session_key: str) -> int | None:
-    """The table's version if the user belongs to its club and the session is still signed in
-    (a logged-out or expired session has no row), else None."""
+class MemberPoll(NamedTuple):
+    """What a member's poll of a table is answered from: the table's version and club, and
+    until when the member's session stays signed in."""
+
+    version: int
+    club_id: int
+    session_expires: datetime
+
+
+def table_version_for_member(*, pk: int, user_id: int, session_key: str) -> MemberPoll | None:
+    """The table's version (and club, and when the session expires) if the user belongs to its
+    club and the session is still signed in (a logged-out or expired session has no row), else
+    None."""
     row = _one_row(_MEMBER_VERSION, [session_key, pk, user_id, timezone.now()])
-    return row[0] if row else None
+    if row is None:
+        return None
+    version, club_id, expires = row
+    if timezone.is_naive(expires):  # SQLite's raw rows: UTC without its zone
+        expires = timezone.make_aware(expires, UTC)
+    return MemberPoll(version, club_id, expires)
 
 
 def tv_link_version(token: str) -> tuple[int, int] | None:

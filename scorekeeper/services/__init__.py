@@ -48,6 +48,7 @@ from .photos import (
     upload_keep,
     upload_read,
 )
+from .polls import poll_passes_revoke, poll_version_publish
 from .ratings import (
     ratings_replay,
     recount_queue,
@@ -106,6 +107,8 @@ __all__ = [
     "photo_read",
     "photo_record",
     "photos_drop",
+    "poll_passes_revoke",
+    "poll_version_publish",
     "player_delete",
     "player_create",
     "profile_delete",

@@ -5,6 +5,7 @@ from django.db import transaction
 
 from scorekeeper.models import Club, MemberSession, Membership, Role
 
+from .polls import poll_passes_revoke
 from .refusals import ActionRefused, WrongPassword
 
 
@@ -30,6 +31,10 @@ def account_delete(*, user, password: str) -> None:
             f"You are the only owner of {', '.join(club.name for club in alone)}: make another "
             "member an owner first, or nobody could run the club again."
         )
+    poll_passes_revoke(
+        sessions=MemberSession.objects.filter(user=user).values_list("session_key", flat=True),
+        members=user.memberships.values_list("club_id", "user_id"),
+    )
     user.delete()
 
 
@@ -44,6 +49,7 @@ def sessions_end_others(*, user, session_key: str) -> int:
     club, a borrowed tablet). Returns how many were signed out."""
     others = MemberSession.objects.filter(user=user).exclude(session_key=session_key)
     keys = list(others.values_list("session_key", flat=True))
+    poll_passes_revoke(sessions=keys)
     ended, _ = Session.objects.filter(session_key__in=keys).delete()
     others.delete()
     return ended

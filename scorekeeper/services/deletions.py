@@ -12,6 +12,7 @@ from scorekeeper.selectors import previews
 
 from .audit import owner_action_record
 from .photos import photos_drop
+from .polls import poll_passes_revoke
 from .ratings import ratings_catch_up
 from .refusals import ActionRefused
 from .roles import club_lock, role_require
@@ -29,6 +30,7 @@ def _games_drop(games) -> None:
     # A round names the seat that went out with a protecting key: unhook it, so the table's
     # own seats and rounds can go together.
     Round.objects.filter(game__in=games).update(went_out=None)
+    poll_passes_revoke(tables=games.values_list("pk", flat=True))
     games.delete()
 
 

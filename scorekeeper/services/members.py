@@ -8,6 +8,7 @@ from django.db import transaction
 from scorekeeper.models import Club, Membership, Role, new_invite_code
 
 from .audit import owner_action_record
+from .polls import poll_passes_revoke
 from .refusals import ActionRefused
 from .roles import club_lock, role_require
 
@@ -72,6 +73,7 @@ def member_remove(*, membership: Membership, user) -> None:
     club_lock(membership.club_id)
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     _owner_stays(membership, f"{membership.user} is the club's only owner.")
+    poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
     membership.delete()
     owner_action_record(
         club_id=membership.club_id, user=user, summary=f"took {membership.user} out of the club"
@@ -86,4 +88,5 @@ def member_leave(*, club: Club, user) -> None:
     if membership is None:
         raise ActionRefused(f"You are not a member of {club}.")
     _owner_stays(membership, f"You are the only owner of {club}.")
+    poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
     membership.delete()

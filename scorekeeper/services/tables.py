@@ -11,6 +11,7 @@ from scorekeeper.models import Event, Game, Hand, Membership, Role, Round, Seat
 from scorekeeper.selectors import Table
 
 from .events import event_record, melds_laid
+from .polls import poll_version_publish
 from .refusals import ActionRefused, StaleState
 from .roles import role_require
 
@@ -40,6 +41,8 @@ def table_write(service):
                     role_require(club=game.club_id, user=user, role=Role.SCORER)
                     raise StaleState(selectors.changes_since(game, version, user=user))
                 game.version = version + 1
+                # Told while this write holds the table's row: see selectors/polling.py.
+                poll_version_publish(game_id=game.pk, version=game.version)
                 return service(game=game, user=user, **kwargs)
         except Exception:
             game.version = version

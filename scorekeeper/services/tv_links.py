@@ -4,6 +4,7 @@ from django.db import transaction
 
 from scorekeeper.models import Club, Game, Role, TableLink, new_tv_token
 
+from .polls import poll_passes_revoke
 from .roles import role_require
 
 
@@ -20,7 +21,9 @@ def tv_link_revoke(*, game: Game, user) -> None:
     """Turn the table's TV link off: its address is a 404 from now on. A new link gets a new
     address, so a screen that had the old one cannot follow the table again."""
     role_require(club=game.club_id, user=user, role=Role.SCORER)
-    TableLink.objects.filter(game=game).delete()
+    links = TableLink.objects.filter(game=game)
+    poll_passes_revoke(tv_tokens=links.values_list("token", flat=True))
+    links.delete()
 
 
 @transaction.atomic

@@ -1,13 +1,17 @@
-"""Failures in the player's words: our own error pages, and 503 while the database is away."""
+"""Failures in the player's words: our own error pages, and 503 while the database (or the
+shared cache, DJANGO_CACHE_URL) is away."""
 
 import sys
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.template.loader import render_to_string
+from redis.exceptions import ConnectionError as CacheConnectionError
+from redis.exceptions import TimeoutError as CacheTimeoutError
 
-# Errors that mean the database cannot be reached now; anything else is a bug (500).
-UNREACHABLE = (OperationalError, InterfaceError)
+# Errors that mean the database or the shared cache cannot be reached now; anything else is a
+# bug (500).
+UNREACHABLE = (OperationalError, InterfaceError, CacheConnectionError, CacheTimeoutError)
 
 
 # PostgreSQL's words for two transactions that crossed: nothing is wrong with the database, and

@@ -72,7 +72,7 @@ def table_page(
         "score_form": score_form,
         "photo_url": reverse("score_photo", args=[game.pk]),
         # The poll and the TV link are outside the `table` partial: an htmx answer needs neither.
-        "poll_url": "" if request.htmx else polling.poll_url(request, game.pk),
+        "poll_url": "" if request.htmx else polling.poll_url(request, game),
         "etag": polling.table_etag(screen="table", pk=game.pk, version=game.version),
         "tv_link": None if request.htmx else selectors.tv_link_for(game),
         "totals_chart": charts.running_totals_chart(board),

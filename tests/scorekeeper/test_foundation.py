@@ -141,3 +141,33 @@ def test_the_static_root_comes_from_the_environment(tmp_path):
         text=True,
     )
     assert result.stdout.strip() == str(tmp_path), result.stderr
+
+
+def cache_from(env: dict) -> subprocess.CompletedProcess:
+    """The cache's backend and whether polls are answered from it, under this environment."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import scorekeeper.settings as s; "
+            "print(s.CACHES['default']['BACKEND'], s.POLLS_FROM_CACHE)",
+        ],
+        cwd=BASE_DIR,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_DEBUG": "true", **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_the_cache_is_the_database_table_unless_a_redis_is_named():
+    plain = cache_from({})
+    assert plain.stdout.split() == ["django.core.cache.backends.db.DatabaseCache", "False"]
+    redis = cache_from({"DJANGO_CACHE_URL": "redis://127.0.0.1:6379/0"})
+    assert redis.stdout.split() == ["django.core.cache.backends.redis.RedisCache", "True"]
+
+
+@pytest.mark.parametrize("address", ["memcached://127.0.0.1:11211", "redis://", "127.0.0.1:6379"])
+def test_a_cache_address_that_is_no_redis_refuses_to_start(address):
+    result = cache_from({"DJANGO_CACHE_URL": address})
+    assert result.returncode != 0
+    assert "DJANGO_CACHE_URL must be redis://HOST:PORT/DB" in result.stderr

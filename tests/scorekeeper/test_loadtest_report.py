@@ -1,8 +1,9 @@
-"""The load test's report of photos (tools/loadtest/report.py) from fixed figures: the photos'
-time to their marks and the queue, each tap's p95 against its goal, read by the worker and in
-the request side by side, and what the run with the worker stopped saw."""
+"""The load test's report (tools/loadtest/report.py) from fixed figures: the goals at 20 and at
+100 tables, the polls' share and how the figures grow; the photos' time to their marks and the
+queue, each tap's p95 against its goal, read by the worker and in the request side by side, and
+what the run with the worker stopped saw."""
 
-from tools.loadtest.report import photos_section, worker_stop_section
+from tools.loadtest.report import photos_section, worker_stop_section, write
 
 
 def stats_row(name: str, count: int, p95: int) -> dict:
@@ -99,3 +100,53 @@ def test_a_photo_left_reading_is_shown():
     result["photos"] = {"read": 3, "reading": 1}
     result["seen"] = {"started": 0, "stopped": 10, "resumed": 40}
     assert "**1** left reading" in "\n".join(worker_stop_section(result))
+
+
+def club_night(tables: int, *, score_p95: int, polls: int, consistent: bool = True) -> dict:
+    stats = [stats_row("score", 10, score_p95), stats_row("live poll", polls, 8)]
+    stats.append(stats_row("Aggregated", 10 + polls, score_p95))
+    return {
+        "tables": tables,
+        "tap_seconds": 10,
+        "instances": 1,
+        "stats": stats,
+        "record": {
+            "statuses": {"score 200": 10, "live poll 304": polls - 10, "live poll 200": 10},
+            "unchanged_polls": [2.0] * (polls - 10),
+            "logins": [900.0],
+            "writes": [],
+        },
+        "cpu": {
+            "gunicorn": (tables * 1.0, 150.0),
+            "postgresql": (tables / 10, 30.0),
+            "redis": (2.0, 5.0),
+            "locust": (10.0, 20.0),
+        },
+        "gunicorn_cpu_seconds": (10 + polls) * 0.002,
+        "load": (1.0, 1.0, 1.0),
+        "consistency": "no differences" if consistent else "table 1: an event too many",
+        "consistent": consistent,
+    }
+
+
+def test_the_report_holds_the_goals_at_20_and_at_100_tables_and_how_the_figures_grow():
+    runs = {1: [club_night(20, score_p95=60, polls=90), club_night(100, score_p95=130, polls=490)]}
+    text = write(runs, None, None, uptime="up", command="python -m tools.loadtest.run")
+    assert "the cache in a Redis of its own (DJANGO_CACHE_URL)" in text
+    assert "Polls: 98% of the run's requests, 98% of them answered 304." in text
+    at_20 = text.split("## Goals at 20 tables")[1].split("##")[0]
+    assert "every action's p95 under 100 ms (logging in apart): met" in at_20
+    assert "score entry throughput at least half the trivial view's: not measured" in at_20
+    at_100 = text.split("## Goals at 100 tables")[1].split("##")[0]
+    assert "every action's p95 under 100 ms (logging in apart): **missed** (score 130 ms)" in at_100
+    assert "consistency check clean: met" in at_100
+    assert "throughput" not in at_100
+    assert "| 100 | 10 s | 1.0 | 65 | 130 | 2.0 | 100 | 10 | 2 | 10 | 2.0 |" in text
+
+
+def test_the_report_names_the_database_cache_and_a_consistency_failure():
+    runs = {1: [club_night(20, score_p95=60, polls=90, consistent=False)]}
+    text = write(runs, None, None, uptime="up", command="c", cache="database")
+    assert "the cache in the database's cache table" in text
+    assert "consistency check clean: **missed**" in text
+    assert "| 20 | 10 s | 1.0 | 30 | 60 | 2.0 | 20 | 2 | 2 | 10 | 2.0 |" in text

@@ -1,8 +1,9 @@
 """Two instances of the app behind a real nginx, sharing only what production instances share:
-one PostgreSQL, one object store for the photos, one secret key. An instance is the Procfile's
-web process (gunicorn) and its worker (the task workers that read photos), both in an empty
-folder of its own, with its DJANGO_DATA_DIR and DJANGO_MEDIA_ROOT inside, so nothing on disk is
-shared; both trust one proxy in front (DJANGO_TRUSTED_PROXIES=1).
+one PostgreSQL, one object store for the photos, one Redis for the cache (DJANGO_CACHE_URL; with
+`cache="database"`, the database's cache table instead), one secret key. An instance is the
+Procfile's web process (gunicorn) and its worker (the task workers that read photos), both in an
+empty folder of its own, with its DJANGO_DATA_DIR and DJANGO_MEDIA_ROOT inside, so nothing on
+disk is shared; both trust one proxy in front (DJANGO_TRUSTED_PROXIES=1).
 
     with Stack(folder) as stack:
         stack.url                       # nginx: round robin over both, failing over to the other
@@ -30,6 +31,7 @@ from requests.adapters import HTTPAdapter
 from tools.loadtest.server import ROOT, App, LoopbackSession, app_environment, release
 from tools.object_store import ObjectStore
 from tools.pg_cluster import Cluster, free_port, process_stop, wait_for
+from tools.redis_server import RedisServer
 
 INSTANCES = ("a", "b")
 UPSTREAM_HEADER = "X-Upstream"
@@ -181,25 +183,30 @@ class Worker:
 
 
 class Stack:
-    """PostgreSQL, the object store, two instances and nginx in front, in `folder`."""
+    """PostgreSQL, the object store, Redis (unless `cache="database"`), two instances and nginx
+    in front, in `folder`."""
 
-    def __init__(self, folder: Path, *, workers: int = 2):
-        self.folder, self.workers = folder, workers
+    def __init__(self, folder: Path, *, workers: int = 2, cache: str = "redis"):
+        self.folder, self.workers, self.cache = folder, workers, cache
         self.apps: dict[str, App] = {}
         self.task_workers: list[Worker] = []
-        self.cluster = self.store = self.proxy = None
+        self.cluster = self.store = self.proxy = self.redis = None
 
     def start(self) -> None:
         self.cluster = Cluster()
         self.cluster.start()
         self.store = ObjectStore()
         self.store.start()
+        if self.cache == "redis":
+            self.redis = RedisServer()
+            self.redis.start()
         shared = app_environment(
             database_url=self.cluster.database_url("sk_instances"),
             data_dir=self.folder / "release",
             workers=self.workers,
         ) | {
             **self.store.environment(),
+            **(self.redis.environment() if self.redis else {}),
             "DJANGO_TRUSTED_PROXIES": "1",
             # One process reading photos an instance: two in all, for a machine of two cores.
             "DJANGO_TASK_WORKERS": "1",
@@ -244,6 +251,8 @@ class Stack:
             worker.stop()
         if self.store:
             self.store.stop()
+        if self.redis:
+            self.redis.remove()
         if self.cluster:
             self.cluster.remove()
 

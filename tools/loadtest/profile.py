@@ -19,7 +19,10 @@ import sys
 import tempfile
 import time
 
-ACTIONS = ["score", "went_out", "may_i", "shanghai", "check", "table", "poll", "trivial", "write"]
+ACTIONS = [
+    "score", "went_out", "may_i", "shanghai", "check", "table", "poll", "tv_poll", "standings",
+    "season_standings", "player", "trivial", "write",
+]  # fmt: skip
 
 
 def main() -> int:
@@ -58,6 +61,7 @@ def main() -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from scorekeeper import services
     from scorekeeper.selectors import polling
     from tests import factories
 
@@ -121,9 +125,20 @@ def main() -> int:
         screen["url"] = url.replace("&amp;", "&")
 
     def poll(game):
-        """The round screen's poll of an unchanged table: 304 after one query."""
+        """The round screen's poll of an unchanged table: 304 after one query (none from the
+        shared cache, with DJANGO_CACHE_URL)."""
         etag = polling.table_etag(screen="table", pk=game.pk, version=game.version)
         return client.get(screen["url"], headers={"If-None-Match": etag})
+
+    tv = Client(HTTP_HX_REQUEST="true")  # no account: a TV has none
+
+    def open_tv(game):
+        screen["tv"] = services.tv_link_create(game=game, user=game.created_by).token
+
+    def tv_poll(game):
+        """The TV's poll of an unchanged table."""
+        etag = polling.table_etag(screen="tv", pk=game.pk, version=game.version)
+        return tv.get(f"/tv/{screen['tv']}/", headers={"If-None-Match": etag})
 
     # Each action: what puts a table in the state it needs (not profiled), then the action.
     actions = {
@@ -134,6 +149,19 @@ def main() -> int:
         "table": (lambda game: None, lambda game: client.get(f"/tables/{game.pk}/")),
         "check": (lambda game: None, check),
         "poll": (open_screen, poll),
+        "tv_poll": (open_tv, tv_poll),
+        "standings": (
+            lambda game: None,
+            lambda game: client.get(f"/clubs/{game.club_id}/standings/"),
+        ),
+        "season_standings": (
+            lambda game: None,
+            lambda game: client.get(f"/seasons/{game.season_id}/standings/"),
+        ),
+        "player": (
+            lambda game: None,
+            lambda game: client.get(f"/players/{seats(game)[0].player_id}/"),
+        ),
         "trivial": (lambda game: None, lambda game: client.get("/healthz")),
         "write": (lambda game: None, lambda game: client.post(f"/tables/{game.pk}/touch/")),
     }
@@ -179,7 +207,7 @@ def main() -> int:
         queries = capture.captured_queries
         if not profiled:
             waiting.append(1000 * sum(waited))
-        if answer.status_code != (304 if arguments.action == "poll" else 200):
+        if answer.status_code != (304 if arguments.action in ("poll", "tv_poll") else 200):
             raise SystemExit(f"{arguments.action} answered {answer.status_code}")
         if arguments.action in ("score", "went_out", "may_i", "shanghai"):
             version = game.version

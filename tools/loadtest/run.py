@@ -1,15 +1,19 @@
-"""`make loadtest`: a club night at 5, 20 and 50 tables, then 20 tables at five times the pace
-(the stress run), score entry and the trivial view each at its ceiling, then a fault run; a
+"""`make loadtest`: a club night at 5, 20, 50 and 100 tables, then 20 tables at five times the
+pace (the stress run), score entry and the trivial view each at its ceiling, then a fault run; a
 report, and exit status 1 if the consistency check finds anything lost or extra.
 
-    .venv/bin/python -m tools.loadtest.run [--levels 5 20 50] [--tap-seconds 10]
+    .venv/bin/python -m tools.loadtest.run [--levels 5 20 50 100] [--tap-seconds 10]
         [--stress-tap-seconds 2] [--run-time 60] [--no-ceilings] [--no-faults] [--instances 1 2]
-        [--photo-share 0.25] [--photos-in-request-too] [--worker-stop 30]
+        [--cache redis|database] [--photo-share 0.25] [--photos-in-request-too]
+        [--worker-stop 30]
 
-Starts a throwaway PostgreSQL (tools/pg_cluster.py), the app as the Procfile runs it
-(tools/loadtest/server.py), seeds the tables for each level, drives them with Locust in another
-process (tools/loadtest/locustfile.py), samples the CPU of gunicorn, PostgreSQL and Locust, and
-checks the database after each run (tools/loadtest/consistency.py). Writes loadtest-report.md.
+Starts a throwaway PostgreSQL (tools/pg_cluster.py) and Redis (tools/redis_server.py: the
+shared cache, DJANGO_CACHE_URL, that answers the screens' polls of unchanged tables; with
+`--cache database`, none: the database's cache table, as `make run` has it), the app as the
+Procfile runs it (tools/loadtest/server.py), seeds the tables for each level, drives them with
+Locust in another process (tools/loadtest/locustfile.py), samples the CPU of gunicorn,
+PostgreSQL, Redis and Locust, and checks the database after each run
+(tools/loadtest/consistency.py). Writes loadtest-report.md.
 
 `--instances 2` plays the same levels through nginx in front of two instances on the object
 store (tools/loadtest/instances.py), on a PostgreSQL of their own; `--instances 1 2` plays them
@@ -45,6 +49,7 @@ from tools.loadtest import faults, report
 from tools.loadtest.instances import Stack, Worker
 from tools.loadtest.server import ROOT, App, app_environment, manage, release
 from tools.pg_cluster import Cluster
+from tools.redis_server import RedisServer
 
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
 
@@ -202,7 +207,8 @@ def club_night(
         tables=seeded,
         # The figures are measured once every device is ready, for about `run_time` seconds.
         run_time=run_time + 15,
-        max_requests=400 * run_time,
+        # A bound on the run, well above what the level asks: 3.5 requests a second a table.
+        max_requests=max(400, 8 * tables) * run_time,
         tap_seconds=tap_seconds,
         photo_share=photo_share,
     )
@@ -295,13 +301,26 @@ def ceilings(*, app, environment, folder, run_time: int) -> dict:
 
 
 @contextlib.contextmanager
-def one_instance(folder: Path, *, tasks_in_request: bool = False):
-    """PostgreSQL, one gunicorn and the Procfile's worker beside it, Locust asking gunicorn
-    directly: what `where` a night needs. `tasks_in_request`: DJANGO_TASKS_BACKEND=immediate and
-    no worker, every task (a photo's reading) run in the request that queues it."""
-    with Cluster() as cluster:
-        environment = app_environment(
-            database_url=cluster.database_url("sk_load"), data_dir=folder / "data"
+def shared_cache(cache: str):
+    """A Redis of its own and the environment that makes it the app's cache; with
+    `cache="database"`, nothing (the database's cache table)."""
+    if cache != "redis":
+        yield None, {}
+        return
+    with RedisServer() as server:
+        yield server, server.environment()
+
+
+@contextlib.contextmanager
+def one_instance(folder: Path, *, tasks_in_request: bool = False, cache: str = "redis"):
+    """PostgreSQL, Redis (unless `cache="database"`), one gunicorn and the Procfile's worker
+    beside it, Locust asking gunicorn directly: what `where` a night needs. `tasks_in_request`:
+    DJANGO_TASKS_BACKEND=immediate and no worker, every task (a photo's reading) run in the
+    request that queues it."""
+    with Cluster() as cluster, shared_cache(cache) as (redis, cached):
+        environment = (
+            app_environment(database_url=cluster.database_url("sk_load"), data_dir=folder / "data")
+            | cached
         )
         if tasks_in_request:
             environment["DJANGO_TASKS_BACKEND"] = "immediate"
@@ -316,6 +335,8 @@ def one_instance(folder: Path, *, tasks_in_request: bool = False):
                 servers = {"gunicorn": lambda: family(app.pid)}
                 if worker:
                     servers["task worker"] = worker.processes
+                if redis:
+                    servers["redis"] = lambda: family(redis.process.pid)
                 yield {
                     "cluster": cluster,
                     "app": app,
@@ -330,11 +351,13 @@ def one_instance(folder: Path, *, tasks_in_request: bool = False):
 
 
 @contextlib.contextmanager
-def two_instances(folder: Path):
-    """PostgreSQL, the object store, two gunicorns and nginx in front, which Locust asks."""
-    print("== preparing two instances behind nginx: PostgreSQL, object store, migrate")
-    with Stack(folder) as stack:
+def two_instances(folder: Path, *, cache: str = "redis"):
+    """PostgreSQL, the object store, Redis (unless `cache="database"`), two gunicorns and nginx
+    in front, which Locust asks."""
+    print("== preparing two instances behind nginx: PostgreSQL, object store, Redis, migrate")
+    with Stack(folder, cache=cache) as stack:
         a, b = stack.apps.values()
+        redis = {"redis": lambda: family(stack.redis.process.pid)} if stack.redis else {}
         yield {
             "cluster": stack.cluster,
             "app": None,
@@ -349,6 +372,7 @@ def two_instances(folder: Path):
                     for process in family(worker.process.pid)
                 ],
                 "object store": lambda: family(stack.store.process.pid),
+                **redis,
             },
         }
 
@@ -430,7 +454,7 @@ def worker_stopped(where: dict, worker: Worker, arguments) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", type=int, nargs="+", default=[5, 20, 50])
+    parser.add_argument("--levels", type=int, nargs="+", default=[5, 20, 50, 100])
     parser.add_argument(
         "--tap-seconds", type=float, default=10, help="mean gap between a table's taps"
     )
@@ -453,6 +477,14 @@ def main() -> int:
         default=[1],
         help="1: gunicorn alone; 2: two instances behind nginx on the object store; 1 2: both, "
         "side by side in the report (the ceilings and the fault run: on one instance only)",
+    )
+    parser.add_argument(
+        "--cache",
+        choices=["redis", "database"],
+        default="redis",
+        help="redis: a Redis of its own as the app's cache (DJANGO_CACHE_URL), which answers "
+        "the polls of unchanged tables; database: the database's cache table, as `make run` has "
+        "it, the polls answered after one query",
     )
     parser.add_argument(
         "--photo-share",
@@ -486,7 +518,7 @@ def main() -> int:
         stack = one_instance if instances == 1 else two_instances
         # Each stack has a folder of its own: the runs' files have the same names.
         (folder / f"instances-{instances}").mkdir()
-        with stack(folder / f"instances-{instances}") as where:
+        with stack(folder / f"instances-{instances}", cache=arguments.cache) as where:
             app, worker = where.pop("app"), where.pop("worker", None)
             runs[instances] = play_levels(where, levels, arguments, instances=instances)
             if app is not None:
@@ -495,7 +527,9 @@ def main() -> int:
                 rushes, fault = ceilings_and_faults(app, where, arguments)
     if arguments.photos_in_request_too:
         (folder / "in-request").mkdir()
-        with one_instance(folder / "in-request", tasks_in_request=True) as where:
+        with one_instance(
+            folder / "in-request", tasks_in_request=True, cache=arguments.cache
+        ) as where:
             where.pop("app"), where.pop("worker")
             print(f"== photos read in the request: {report.GOAL_LEVEL} tables")
             photos["in_request"] = club_night(
@@ -513,6 +547,7 @@ def main() -> int:
         uptime=subprocess.getoutput("uptime"),
         command=command,
         photos=photos,
+        cache=arguments.cache,
     )
     Path(arguments.report).write_text(text)
     print(text)
