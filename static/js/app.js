@@ -450,6 +450,7 @@ window.photoLabels = (function () {
         text.setAttribute("y", Math.max(box.y - pad, size).toFixed(1));
       }
     });
+    svg.dataset.placed = "";  // the labels are where they will stay (tests wait for it)
   }
 
   function placeAll() {

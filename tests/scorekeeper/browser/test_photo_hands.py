@@ -218,6 +218,8 @@ def test_labels_on_a_busy_fan_never_overlap_and_stay_legible(
     page.goto(game.get_absolute_url())
     entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
     photograph(page, entry, FAN)
+    # The labels are placed once the photo's marks have settled on the page.
+    expect(entry.locator("figure.photo svg[data-placed]")).to_have_count(1)
 
     boxes = label_boxes(page)
     assert not crossing(boxes), crossing(boxes)
