@@ -23,12 +23,27 @@ from pathlib import Path
 ROLE = "scorekeeper"
 
 
+def apt_install(package: str) -> None:
+    """Install a Debian package (the servers the tests and the load test start are Debian's)."""
+    subprocess.run(["apt-get", "update", "-qq"], check=True)
+    subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True)
+
+
+def debian_binary(command: str, *, package: str, folder: str) -> str:
+    """The path of a Debian command (looked for on PATH, then in `folder`), installing
+    `package` if there is none."""
+    found = shutil.which(command) or shutil.which(command, path=folder)
+    if found is None:
+        apt_install(package)
+        found = shutil.which(command, path=folder)
+    return found
+
+
 def binaries() -> Path:
     """The newest installed PostgreSQL's bin folder, installing PostgreSQL if there is none."""
     found = list(Path("/usr/lib/postgresql").glob("*/bin"))
     if not found:
-        subprocess.run(["apt-get", "update", "-qq"], check=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=True)
+        apt_install("postgresql")
         found = list(Path("/usr/lib/postgresql").glob("*/bin"))
     return max(found, key=lambda folder: int(folder.parent.name))
 

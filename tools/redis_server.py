@@ -18,17 +18,12 @@ from pathlib import Path
 
 import redis
 
-from tools.pg_cluster import free_port, process_stop, wait_for
+from tools.pg_cluster import debian_binary, free_port, process_stop, wait_for
 
 
 def redis_binary() -> str:
     """Debian's redis-server, installing it if there is none."""
-    found = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin")
-    if found is None:
-        subprocess.run(["apt-get", "update", "-qq"], check=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "redis-server"], check=True)
-        found = shutil.which("redis-server", path="/usr/bin")
-    return found
+    return debian_binary("redis-server", package="redis-server", folder="/usr/bin")
 
 
 class RedisServer:

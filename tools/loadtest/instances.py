@@ -18,7 +18,6 @@ foreground with a generated configuration in a folder of its own, on a free loop
 """
 
 import contextlib
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +29,7 @@ from requests.adapters import HTTPAdapter
 
 from tools.loadtest.server import ROOT, App, LoopbackSession, app_environment, release
 from tools.object_store import ObjectStore
-from tools.pg_cluster import Cluster, free_port, process_stop, wait_for
+from tools.pg_cluster import Cluster, debian_binary, free_port, process_stop, wait_for
 from tools.redis_server import RedisServer
 
 INSTANCES = ("a", "b")
@@ -39,12 +38,7 @@ UPSTREAM_HEADER = "X-Upstream"
 
 def nginx_binary() -> str:
     """Debian's nginx, installing nginx-light if there is none."""
-    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
-    if found is None:
-        subprocess.run(["apt-get", "update", "-qq"], check=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "nginx-light"], check=True)
-        found = shutil.which("nginx", path="/usr/sbin")
-    return found
+    return debian_binary("nginx", package="nginx-light", folder="/usr/sbin")
 
 
 def nginx_config(*, port: int, upstreams: dict[str, str], folder: Path) -> str:
