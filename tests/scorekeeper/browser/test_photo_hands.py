@@ -42,6 +42,14 @@ def a_table_whose_hand_holds_eighteen():
     return game, ann, ben, cleo
 
 
+def score_entry_opened(page, log_in):
+    """The table whose Ben holds eighteen cards, its score entry open on `page`, signed in."""
+    game, ann, ben, cleo = a_table_whose_hand_holds_eighteen()
+    log_in(page, game.club.memberships.get().user)
+    page.goto(game.get_absolute_url())
+    return game, ann, ben, cleo
+
+
 def photograph(page, entry, photo: Path):
     entry.locator("input[type=file]").set_input_files(photo)
     expect(entry.locator("figure.photo svg .mark").first).to_be_visible(timeout=30_000)
@@ -51,9 +59,7 @@ def test_the_count_check_finds_the_missed_card_a_tap_adds_it_and_the_total_is_ri
     tablet, log_in, task_worker
 ):
     page = tablet
-    game, ann, ben, cleo = a_table_whose_hand_holds_eighteen()
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    game, ann, ben, cleo = score_entry_opened(page, log_in)
     entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
     held = entry.get_by_role("radiogroup", name=f"How many cards {ben.player.name} holds")
     expect(held).to_be_hidden()  # no photo yet: typed hands are counted by the player
@@ -90,9 +96,7 @@ def test_a_count_said_is_kept_for_the_hand_while_another_hand_is_photographed(
     tablet, log_in, task_worker
 ):
     page = tablet
-    game, ann, ben, cleo = a_table_whose_hand_holds_eighteen()
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    game, ann, ben, cleo = score_entry_opened(page, log_in)
     ben_entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
     photograph(page, ben_entry, PHOTOS / "win_029.jpg")
     ben_entry.locator(".held-choice").filter(has_text=re.compile("^9$")).click()
@@ -138,9 +142,7 @@ def test_two_photos_of_one_hand_count_each_card_once_and_say_where_it_came_from(
     tablet, log_in, task_worker
 ):
     page = tablet
-    game, ann, ben, cleo = a_table_whose_hand_holds_eighteen()
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    game, ann, ben, cleo = score_entry_opened(page, log_in)
     entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
     photograph(page, entry, PHOTOS / "win_029.jpg")  # 2S 2H 2D 2C 8S 8H 8D 8C
     entry.get_by_role("button", name=re.compile("^2nd photo")).click()
@@ -213,9 +215,7 @@ def test_labels_on_a_busy_fan_never_overlap_and_stay_legible(
     open_tablet, log_in, task_worker, viewport
 ):
     page = open_tablet(viewport=viewport)
-    game, ann, ben, cleo = a_table_whose_hand_holds_eighteen()
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    game, ann, ben, cleo = score_entry_opened(page, log_in)
     entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
     photograph(page, entry, FAN)
     # The labels are placed once the photo's marks have settled on the page.
