@@ -37,7 +37,7 @@ SHOTS = [
 
 def chromium(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(
-        executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+        executable_path=shutil.which("chromium-headless-shell") or shutil.which("chromium"),
         args=["--no-sandbox", "--disable-gpu"],
     )
 
