@@ -402,6 +402,10 @@ def test_a_club_chooses_its_time_zone(client):
     assert response.status_code == 302
     club.refresh_from_db()
     assert club.time_zone == "Pacific/Auckland"
+    page = client.get(club.get_absolute_url()).content.decode()
+    assert '<option value="Pacific/Auckland" selected>Pacific/Auckland</option>' in page
+    assert page.count(" selected>") == page.count("<select")  # one chosen in each menu
+    assert '<option value="America/New_York">America/New York</option>' in page
 
 
 @pytest.mark.parametrize("value", ["Mars/Olympus", "", "x" * 500, "../../etc/passwd"])
