@@ -75,7 +75,7 @@ format: $(VENV)/.requirements-dev
 # Refresh the vendored front-end files from the npm registry (they are committed; nothing runs npm).
 HTMX_VERSION := 2.0.11
 PICO_VERSION := 2.1.1
-# axe-core is for the accessibility tests only: it is never served to a page.
+# axe-core is for the accessibility tests only: it lies beside them, never among the static files.
 AXE_VERSION := 4.14.1
 vendor:
 	rm -rf .vendor && mkdir .vendor
@@ -85,8 +85,9 @@ vendor:
 	cp .vendor/htmx.org-$(HTMX_VERSION)/package/LICENSE static/vendor/htmx/
 	cp .vendor/picocss-pico-$(PICO_VERSION)/package/css/pico.jade.min.css static/vendor/pico/
 	cp .vendor/picocss-pico-$(PICO_VERSION)/package/LICENSE.md static/vendor/pico/
-	mkdir -p static/vendor/axe-core
-	cp .vendor/axe-core-$(AXE_VERSION)/package/axe.min.js .vendor/axe-core-$(AXE_VERSION)/package/LICENSE static/vendor/axe-core/
+	mkdir -p tests/scorekeeper/browser/vendor/axe-core
+	cp .vendor/axe-core-$(AXE_VERSION)/package/axe.min.js .vendor/axe-core-$(AXE_VERSION)/package/LICENSE \
+		tests/scorekeeper/browser/vendor/axe-core/
 	rm -rf .vendor
 
 clean:

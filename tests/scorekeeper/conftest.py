@@ -1,6 +1,8 @@
 """Fixtures for every test of the Django app (browser tests included): the settings every test
 runs under, and the tables the view and service tests start from."""
 
+import fcntl
+
 import pytest
 from django.conf import settings as django_settings
 from django.core.management import call_command
@@ -157,12 +159,17 @@ MANIFEST_STORAGE = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFiles
 
 
 @pytest.fixture(scope="session")
-def static_collected(tmp_path_factory):
-    """collectstatic, once a session (it takes seconds): the tests only read what it wrote."""
-    root = tmp_path_factory.mktemp("static")
-    storages = {**django_settings.STORAGES, "staticfiles": MANIFEST_STORAGE}
-    with override_settings(STATIC_ROOT=root, STORAGES=storages):
-        call_command("collectstatic", interactive=False, verbosity=0)
+def static_collected(tmp_path_factory, worker_id):
+    """collectstatic, once a run (it takes seconds of CPU): the first worker to need it collects
+    into the run's directory, under a lock, and the others read what it wrote."""
+    base = tmp_path_factory.getbasetemp()
+    root = (base if worker_id == "master" else base.parent) / "static"
+    with open(f"{root}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "staticfiles.json").exists():
+            storages = {**django_settings.STORAGES, "staticfiles": MANIFEST_STORAGE}
+            with override_settings(STATIC_ROOT=root, STORAGES=storages):
+                call_command("collectstatic", interactive=False, verbosity=0)
     return root
 
 
