@@ -49,6 +49,9 @@ chromium:
 
 # The suite runs on two workers a core (pytest-xdist, tests/conftest.py); `make test-fast` leaves out what is marked slow
 # (property, browser and process tests, and the modules that build much): a loop of seconds.
+# Python's bytecode cache stays on for the tests, whatever the shell says: with
+# PYTHONDONTWRITEBYTECODE each worker, and each process a test starts, compiles anew.
+test test-fast: export PYTHONDONTWRITEBYTECODE :=
 test: $(VENV)/.requirements-dev chromium
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
