@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.db import transaction
+from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorekeeper import services
@@ -133,8 +134,7 @@ def test_every_url_pattern_has_a_row():
     assert set(ROUTES) == set(ENDPOINTS)
 
 
-@pytest.fixture
-def club_world(media):
+def build_club_world(media: Path):
     """A club with one member of each role, a table in contract 2 with a photo, a shared season,
     TV links (the table's and the club night's) and a file refused by the import; and an
     outsider with an account."""
@@ -167,6 +167,27 @@ def club_world(media):
     tokens = {"tv": link.token, "shared": season.share_token, "task": taken}
     tokens["tonight"] = club.tv_token
     return objects, tokens, people
+
+
+@pytest.fixture(scope="module")
+def built_world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The club's world and its photos' folder, built once for the module: in a transaction that
+    each test's own nests in, rolled back when the module is done."""
+    media = tmp_path_factory.mktemp("media")
+    with (
+        django_db_blocker.unblock(),
+        override_settings(MEDIA_ROOT=media),
+        transaction.atomic(),
+    ):
+        yield media, build_club_world(media)
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def club_world(built_world, settings):
+    media, world = built_world
+    settings.MEDIA_ROOT = media
+    return world
 
 
 def address(name: str, objects: dict, tokens: dict) -> str:
