@@ -59,7 +59,7 @@ test-fast: $(VENV)/.requirements-dev
 	$(BIN)/python -m pytest -n auto --dist worksteal -m "not slow and not postgres_server"
 
 # A club night at 5, 20, 50 and 100 tables, a stress level, the ceilings and a fault run, on
-# gunicorn with a PostgreSQL and a Redis of its own (about 17 minutes; needs root and Debian's
+# gunicorn with a PostgreSQL and a Redis of its own (about 19 minutes; needs root and Debian's
 # PostgreSQL and redis-server, installed when missing). `--cache database` plays it without Redis.
 # Writes loadtest-report.md; fails if anything accepted was lost or anything refused was saved.
 # Photos: `$(BIN)/python -m tools.loadtest.run --photo-share 0.25 --photos-in-request-too
