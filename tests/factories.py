@@ -3,12 +3,13 @@ tests share: a snapshot of every row a view could write, and what a refusal must
 
 import dataclasses
 import html
+from contextlib import contextmanager
 from itertools import count
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
-from django.db import connection
+from django.db import connection, transaction
 from django.urls import reverse
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
@@ -120,6 +121,26 @@ def go_out(game: Game, seat: Seat):
     game.refresh_from_db()
     services.round_record_went_out(game=game, version=game.version, seat=seat, user=game.created_by)
     game.refresh_from_db()
+
+
+@contextmanager
+def built_once(django_db_blocker):
+    """For a module-scoped fixture: rows built once for the module's tests, in a transaction that
+    each test's own nests in (what a test did is undone with it), rolled back when the module is
+    done."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+def make_other_table() -> Game:
+    """Another club's table, with a meld on it and a photo of it: what no form of this club's
+    table may reach."""
+    other = make_game(players=4)
+    go_down(other, seats(other)[0], "5H 5S 5D | 6C 6H 6S")
+    stray_photo(other)
+    other.refresh_from_db()
+    return other
 
 
 def stray_photo(game: Game) -> Photo:

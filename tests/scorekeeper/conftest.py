@@ -16,10 +16,10 @@ from tests.factories import (
     go_out,
     make_club,
     make_game,
+    make_other_table,
     member_of,
     play_round,
     seats,
-    stray_photo,
 )
 
 
@@ -77,11 +77,7 @@ def member(client, game):
 @pytest.fixture
 def stranger():
     """Another club's table, with a meld on it and a photo of it."""
-    other = make_game(players=4)
-    go_down(other, seats(other)[0], "5H 5S 5D | 6C 6H 6S")
-    stray_photo(other)
-    other.refresh_from_db()
-    return other
+    return make_other_table()
 
 
 @pytest.fixture(params=["999999", "other table", "abc", "", "-1", "1.5"])

@@ -30,7 +30,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.services import archive
 from scorekeeper.services.tasks import tasks_requeue_stale, uploads_drop_stale
-from tests.factories import make_club, make_game, make_user, play_round, run_tasks
+from tests.factories import built_once, make_club, make_game, make_user, play_round, run_tasks
 
 # slow: a lived-in club built through the services, exported and imported.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -167,12 +167,10 @@ def _snapshot(club) -> dict:
 @pytest.fixture(scope="module")
 def lived_in(django_db_setup, django_db_blocker):
     """The lived-in club's id and export, built once for the module's tests (each build is tens
-    of writes through the services): in a transaction that each test's own nests in, rolled
-    back when the module is done."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    of writes through the services)."""
+    with built_once(django_db_blocker):
         club = make_lived_in_club()
         yield club.pk, archive.club_export_json(club)
-        transaction.set_rollback(True)
 
 
 @pytest.fixture

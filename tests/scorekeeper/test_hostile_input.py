@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 import pytest
 from axes.models import AccessAttempt
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,10 +22,12 @@ import rules
 from scorekeeper.forms import ProfileForm
 from scorekeeper.models import Game, Membership, Role
 from tests.factories import (
+    built_once,
     database_state,
     go_down,
     go_out,
     make_game,
+    make_other_table,
     make_user,
     member_of,
     play_round,
@@ -428,16 +429,9 @@ def assert_escaped(response):
 
 @pytest.fixture(scope="module")
 def stranger(django_db_setup, django_db_blocker):
-    """Another club's table, as conftest's `stranger`, built once for the module's tests: in a
-    transaction that each test's own nests in (what a test's requests did to it is undone with
-    the test), rolled back when the module is done."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        other = make_game(players=4)
-        go_down(other, seats(other)[0], "5H 5S 5D | 6C 6H 6S")
-        stray_photo(other)
-        other.refresh_from_db()
-        yield other
-        transaction.set_rollback(True)
+    """Another club's table, as conftest's `stranger`, built once for the module's tests."""
+    with built_once(django_db_blocker):
+        yield make_other_table()
 
 
 @pytest.mark.parametrize("who", SIGNED_IN)

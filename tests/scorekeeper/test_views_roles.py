@@ -12,7 +12,14 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from scorekeeper import services
 from scorekeeper.forms import UploadedPhoto
 from scorekeeper.models import ClubImport, ImportStatus, Membership, Role
-from tests.factories import database_state, make_game, make_user, play_round, stray_photo
+from tests.factories import (
+    built_once,
+    database_state,
+    make_game,
+    make_user,
+    play_round,
+    stray_photo,
+)
 
 # slow: every endpoint as every kind of visitor.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -171,16 +178,10 @@ def build_club_world(media: Path):
 
 @pytest.fixture(scope="module")
 def built_world(django_db_setup, django_db_blocker, tmp_path_factory):
-    """The club's world and its photos' folder, built once for the module: in a transaction that
-    each test's own nests in, rolled back when the module is done."""
+    """The club's world and its photos' folder, built once for the module's tests."""
     media = tmp_path_factory.mktemp("media")
-    with (
-        django_db_blocker.unblock(),
-        override_settings(MEDIA_ROOT=media),
-        transaction.atomic(),
-    ):
+    with built_once(django_db_blocker), override_settings(MEDIA_ROOT=media):
         yield media, build_club_world(media)
-        transaction.set_rollback(True)
 
 
 @pytest.fixture
