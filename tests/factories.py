@@ -123,6 +123,15 @@ def go_out(game: Game, seat: Seat):
     game.refresh_from_db()
 
 
+def eleventh_sign_up(client, address: str = "10.0.0.5"):
+    """Ten sign-ups from one address, then the answer to the eleventh (user "u10"): the limit."""
+    for n in range(11):
+        data = {"username": f"u{n}", "password1": "Tab1e-talk!", "password2": "Tab1e-talk!"}
+        response = client.post(reverse("signup"), data, REMOTE_ADDR=address)
+        client.logout()
+    return response
+
+
 @contextmanager
 def built_once(django_db_blocker):
     """For a module-scoped fixture: rows built once for the module's tests, in a transaction that
