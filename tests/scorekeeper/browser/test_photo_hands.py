@@ -13,7 +13,13 @@ import rules
 from scorekeeper import services
 from scorekeeper.models import Hand, Photo
 from tests.factories import act, make_game, seats
-from tests.scorekeeper.browser.test_screens import axe_violations, small_targets, width_problems
+from tests.scorekeeper.browser.test_screens import (
+    axe_violations,
+    hand_entry,
+    score_entry_of_three,
+    small_targets,
+    width_problems,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +66,7 @@ def test_the_count_check_finds_the_missed_card_a_tap_adds_it_and_the_total_is_ri
 ):
     page = tablet
     game, ann, ben, cleo = score_entry_opened(page, log_in)
-    entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    entry = hand_entry(page, ben.player.name)
     held = entry.get_by_role("radiogroup", name=f"How many cards {ben.player.name} holds")
     expect(held).to_be_hidden()  # no photo yet: typed hands are counted by the player
 
@@ -81,9 +87,7 @@ def test_the_count_check_finds_the_missed_card_a_tap_adds_it_and_the_total_is_ri
     expect(cards).to_have_value(" ".join([*read, "JC"]))
     expect(entry.get_by_role("button", name="JC added")).to_be_disabled()
 
-    page.locator("fieldset.hand-entry").filter(has_text=cleo.player.name).get_by_role(
-        "button", name="7", exact=True
-    ).click()
+    hand_entry(page, cleo.player.name).get_by_role("button", name="7", exact=True).click()
     page.get_by_role("button", name=re.compile("Save contract 1")).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
     hand = Hand.objects.get(round__number=1, seat=ben)
@@ -97,15 +101,15 @@ def test_a_count_said_is_kept_for_the_hand_while_another_hand_is_photographed(
 ):
     page = tablet
     game, ann, ben, cleo = score_entry_opened(page, log_in)
-    ben_entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    ben_entry = hand_entry(page, ben.player.name)
     photograph(page, ben_entry, PHOTOS / "win_029.jpg")
     ben_entry.locator(".held-choice").filter(has_text=re.compile("^9$")).click()
     expect(ben_entry.locator(".count-check")).to_contain_text("One card missing")
 
-    cleo_entry = page.locator("fieldset.hand-entry").filter(has_text=cleo.player.name)
+    cleo_entry = hand_entry(page, cleo.player.name)
     photograph(page, cleo_entry, PHOTOS / "phone_021.jpg")
     # Ben's photo, his cards and the count he said are all still there.
-    ben_entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    ben_entry = hand_entry(page, ben.player.name)
     expect(ben_entry.locator("figure.photo svg .mark")).to_have_count(8)
     expect(ben_entry.get_by_role("radio", name="9", exact=True)).to_be_checked()
     expect(ben_entry.locator(".count-check")).to_contain_text("One card missing")
@@ -127,12 +131,12 @@ def test_another_tablet_shows_the_hands_photo_and_its_cards(open_tablet, log_in,
     first, second = open_tablet(), open_tablet()
     log_in(first, user)
     first.goto(game.get_absolute_url())
-    photograph(first, first.locator("fieldset.hand-entry").filter(has_text=ben.player.name), FAN)
+    photograph(first, hand_entry(first, ben.player.name), FAN)
     read = " ".join(found["card"] for found in Photo.objects.get().detections)
 
     log_in(second, user)
     second.goto(game.get_absolute_url())
-    entry = second.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    entry = hand_entry(second, ben.player.name)
     expect(entry.get_by_label("Cards", exact=True)).to_have_value(read)
     expect(entry.locator("figure.photo svg .mark")).to_have_count(17)
     expect(entry.locator(".count-check")).to_contain_text("One card missing")
@@ -143,7 +147,7 @@ def test_two_photos_of_one_hand_count_each_card_once_and_say_where_it_came_from(
 ):
     page = tablet
     game, ann, ben, cleo = score_entry_opened(page, log_in)
-    entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    entry = hand_entry(page, ben.player.name)
     photograph(page, entry, PHOTOS / "win_029.jpg")  # 2S 2H 2D 2C 8S 8H 8D 8C
     entry.get_by_role("button", name=re.compile("^2nd photo")).click()
     # The file box stands for the camera: choosing the file reads it as the hand's second photo.
@@ -216,7 +220,7 @@ def test_labels_on_a_busy_fan_never_overlap_and_stay_legible(
 ):
     page = open_tablet(viewport=viewport)
     game, ann, ben, cleo = score_entry_opened(page, log_in)
-    entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    entry = hand_entry(page, ben.player.name)
     photograph(page, entry, FAN)
     # The labels are placed once the photo's marks have settled on the page.
     expect(entry.locator("figure.photo svg[data-placed]")).to_have_count(1)
@@ -242,12 +246,8 @@ def test_labels_on_a_busy_fan_never_overlap_and_stay_legible(
 @pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["tablet", "phone"])
 def test_a_three_digit_total_is_never_covered_by_the_photo_button(open_tablet, log_in, viewport):
     page = open_tablet(viewport=viewport)
-    game = make_game(players=3)
-    ann, ben, cleo = seats(game)
-    act(services.round_record_went_out, game, seat=ann)
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
-    entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    ann, ben, cleo = score_entry_of_three(page, log_in)
+    entry = hand_entry(page, ben.player.name)
     for _ in range(3):
         entry.get_by_role("button", name="JK", exact=True).click()
     total = entry.locator(".hand-total")

@@ -234,25 +234,36 @@ def test_five_players_score_entry_and_round_fit_one_landscape_tablet(tablet, log
 PHOTOS = Path(__file__).resolve().parents[2] / "recognition" / "photos"
 
 
-def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(
-    tablet, log_in, task_worker
-):
-    page = tablet
+def hand_entry(page, name: str):
+    return page.locator("fieldset.hand-entry").filter(has_text=name)
+
+
+def score_entry_of_three(page, log_in):
+    """A table of three whose Ann went out, its score entry open on `page`, signed in: the seats
+    (Ann, Ben, Cleo)."""
     game = make_game(players=3)
     ann, ben, cleo = seats(game)
     act(services.round_record_went_out, game, seat=ann)
     log_in(page, game.club.memberships.get().user)
     page.goto(game.get_absolute_url())
+    return ann, ben, cleo
 
-    entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+
+def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(
+    tablet, log_in, task_worker
+):
+    page = tablet
+    ann, ben, cleo = score_entry_of_three(page, log_in)
+
+    entry = hand_entry(page, ben.player.name)
     expect(entry.get_by_role("button", name=re.compile("^Photo"))).to_be_visible()
     entry.locator("input[type=file]").set_input_files(PHOTOS / "win_016.jpg")
-    entry = page.locator("fieldset.hand-entry").filter(has_text=ben.player.name)
+    entry = hand_entry(page, ben.player.name)
     expect(entry.locator(".photo-reading")).to_contain_text(
         f"Reading the photo of {ben.player.name}"
     )
     # Cleo's hand is typed while Ben's photo is read, and stays as typed.
-    cleo_entry = page.locator("fieldset.hand-entry").filter(has_text=cleo.player.name)
+    cleo_entry = hand_entry(page, cleo.player.name)
     cleo_entry.get_by_role("button", name="5", exact=True).click()
     marks = entry.locator("figure.photo svg .mark")
     expect(marks.first).to_be_visible(timeout=30_000)  # reading takes a second on a busy machine
