@@ -265,6 +265,7 @@ def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(
     # Cleo's hand is typed while Ben's photo is read, and stays as typed.
     cleo_entry = hand_entry(page, cleo.player.name)
     cleo_entry.get_by_role("button", name="5", exact=True).click()
+    expect(cleo_entry.get_by_label("Cards", exact=True)).to_have_value("5")
     marks = entry.locator("figure.photo svg .mark")
     expect(marks.first).to_be_visible(timeout=30_000)  # reading takes a second on a busy machine
     photo = Photo.objects.get()
