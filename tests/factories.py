@@ -46,9 +46,9 @@ def make_club(user=None, name: str | None = None) -> Club:
     return services.club_create(user=user or make_user(), name=name or f"Club {next(_serial)}")
 
 
-def make_player(club: Club, name: str | None = None) -> Player:
+def make_player(club: Club, name: str | None = None, *, owner=None) -> Player:
     return services.player_create(
-        user=club.owner(), club=club, name=name or f"Player {next(_serial)}"
+        user=owner or club.owner(), club=club, name=name or f"Player {next(_serial)}"
     )
 
 
@@ -67,7 +67,9 @@ def make_game(
     user = user or club.memberships.first().user
     if isinstance(players, list):
         seated = players
-    seated = seated or [make_player(club) for _ in range(players)]
+    if not seated:
+        owner = club.owner()
+        seated = [make_player(club, owner=owner) for _ in range(players)]
     return services.game_start(
         club=club,
         user=user,

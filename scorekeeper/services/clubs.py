@@ -14,19 +14,17 @@ from .roles import role_require
 from .tables import round_deal
 
 
-def _name_checked(*, name: str, model, taken=None) -> str:
-    """`name` cleaned by name_clean for `model`'s column, refused when `taken` (the club's other
-    rows of that model) already has it, whatever its case: "ann" is the player Ann."""
+def _name_checked(*, name: str, model, taken=()) -> str:
+    """`name` cleaned by name_clean for `model`'s column, refused when `taken` (the names of the
+    club's other rows of that model) already has it, whatever its case: "ann" is the player Ann."""
     try:
         name = name_clean(name, max_length=model._meta.get_field("name").max_length)
     except NameRefused as refusal:
         raise ActionRefused(str(refusal)) from None
-    if taken is not None:
-        clash = next(
-            (n for n in taken.values_list("name", flat=True) if name_key(n) == name_key(name)), None
-        )
-        if clash is not None:
-            raise ActionRefused(f"There is already a {model._meta.verbose_name} called {clash}.")
+    key = name_key(name)
+    clash = next((other for other in taken if name_key(other) == key), None)
+    if clash is not None:
+        raise ActionRefused(f"There is already a {model._meta.verbose_name} called {clash}.")
     return name
 
 
@@ -74,17 +72,19 @@ def player_create(*, club: Club, user, name: str) -> Player:
     as they sit down. The name of a player deleted after playing brings that player back, with
     their record."""
     role_require(club=club, user=user, role=Role.SCORER)
-    name = _name_checked(name=name, model=Player, taken=club.players.filter(retired=False))
-    if club.players.filter(retired=False).count() >= settings.PLAYERS_PER_CLUB:
+    players = club.players.values_list("pk", "name", "retired")
+    playing = [other for _, other, retired in players if not retired]
+    name = _name_checked(name=name, model=Player, taken=playing)
+    if len(playing) >= settings.PLAYERS_PER_CLUB:
         raise ActionRefused(
             f"{club} has {settings.PLAYERS_PER_CLUB} players, the most a club keeps: delete "
             "those who no longer play (on their page) to add new ones."
         )
-    for retired in club.players.filter(retired=True):
-        if name_key(retired.name) == name_key(name):
-            retired.retired = False
-            retired.save(update_fields=["retired"])
-            return retired
+    key = name_key(name)
+    back = [pk for pk, other, retired in players if retired and name_key(other) == key]
+    if back:
+        club.players.filter(pk=back[0]).update(retired=False)
+        return club.players.get(pk=back[0])
     return Player.objects.create(club=club, name=name)
 
 
@@ -94,7 +94,7 @@ def season_create(
 ) -> Season:
     """A new season of the club; `ends_on` (optional) is the first day it is over."""
     role_require(club=club, user=user, role=Role.OWNER)
-    name = _name_checked(name=name, model=Season, taken=club.seasons.all())
+    name = _name_checked(name=name, model=Season, taken=club.seasons.values_list("name", flat=True))
     if ends_on is not None and ends_on < starts_on:
         raise ActionRefused("A season cannot end before it starts.")
     return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
@@ -112,7 +112,7 @@ def profile_save(
     """Create or update a rule profile. Tables already started keep their own copy of the rules."""
     role_require(club=club, user=user, role=Role.OWNER)
     others = club.profiles.exclude(pk=profile.pk) if profile is not None else club.profiles.all()
-    name = _name_checked(name=name, model=RulesProfile, taken=others)
+    name = _name_checked(name=name, model=RulesProfile, taken=others.values_list("name", flat=True))
     if profile is None:
         profile = RulesProfile(club=club)
     profile.name = name
