@@ -157,13 +157,17 @@ def open_page(chromium, live_server, size, state=None):
     return context, context.new_page()
 
 
-def every_page(chromium, live_server, signed_in, size):
-    """(name, page) for every page of the app in turn, opened once in a browser of `size`: the
-    member's pages signed in, then a visitor's."""
+# The pages are checked in parts, one test each, which workers can run side by side.
+PARTS = 3
+
+
+def every_page(chromium, live_server, signed_in, part):
+    """(name, page) for every PARTS-th page of the app from `part` on, each opened once in a
+    landscape tablet's browser: the member's pages signed in, then a visitor's."""
     pages, state = signed_in
     for addresses, signed_in_state in [(pages, state), (ANONYMOUS_PAGES, None)]:
-        context, page = open_page(chromium, live_server, size, signed_in_state)
-        for name, url in addresses.items():
+        context, page = open_page(chromium, live_server, "landscape", signed_in_state)
+        for name, url in list(addresses.items())[part::PARTS]:
             visit(page, name, url)
             yield name, page
         context.close()
@@ -188,22 +192,25 @@ def test_the_screens_cover_every_page():
     assert named - NOT_PAGES - covered == set(), "pages the screen tests do not visit"
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("part", range(PARTS))
 def test_every_page_fits_the_screen_with_big_enough_targets_and_is_accessible(
-    chromium, live_server, signed_in, size
+    chromium, live_server, signed_in, part
 ):
-    """Each page loaded once at its size and checked in both schemes: nothing scrolls sideways
-    and every target is big enough; at the landscape tablet's and the phone's sizes, axe-core runs
-    every rule in the light scheme and, in the dark one, the rules that read colours (the others
-    read the page's structure, which a scheme does not change)."""
+    """Each page loaded once and checked at each size (the screen resized, as a tablet is
+    turned) in both schemes: nothing scrolls sideways and every target is big enough; at the
+    landscape tablet's and the phone's sizes, axe-core runs every rule in the light scheme and,
+    in the dark one, the rules that read colours (the others read the page's structure, which a
+    scheme does not change)."""
     problems = {}
-    for name, page in every_page(chromium, live_server, signed_in, size):
-        for scheme in in_each_scheme(page):
-            found = width_problems(page) + small_targets(page)
-            if size in AXE_SIZES:
-                found += axe_violations(page, colours_only=scheme != "light")
-            if found:
-                problems[f"{name} ({scheme})"] = found
+    for name, page in every_page(chromium, live_server, signed_in, part):
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            for scheme in in_each_scheme(page):
+                found = width_problems(page) + small_targets(page)
+                if size in AXE_SIZES:
+                    found += axe_violations(page, colours_only=scheme != "light")
+                if found:
+                    problems[f"{name} at {size} ({scheme})"] = found
     assert not problems, "\n".join(f"{name}: {found}" for name, found in problems.items())
 
 
