@@ -21,7 +21,7 @@ import time
 
 ACTIONS = [
     "score", "went_out", "may_i", "shanghai", "check", "table", "poll", "tv_poll", "standings",
-    "season_standings", "player", "trivial", "write",
+    "season_standings", "player", "trivial", "write", "round_edit_page", "round_edit", "undo",
 ]  # fmt: skip
 
 
@@ -140,6 +140,22 @@ def main() -> int:
         etag = polling.table_etag(screen="tv", pk=game.pk, version=game.version)
         return tv.get(f"/tv/{screen['tv']}/", headers={"If-None-Match": etag})
 
+    page_client = Client()  # whole pages, as a tablet opens them: no htmx
+
+    def round_edit_page(game):
+        page_client.cookies = client.cookies
+        return page_client.get(f"/tables/{game.pk}/rounds/{arguments.played}/edit/")
+
+    def round_edit(game):
+        """The last contract played, its hands changed (the load test's own edit)."""
+        data = {f"points_{seat.pk}": 5 * (seat.position + 1) for seat in seats(game)}
+        page_client.cookies = client.cookies
+        url = f"/tables/{game.pk}/rounds/{arguments.played}/edit/"
+        return page_client.post(url, {"version": game.version, **data}, follow=True)
+
+    def undo(game):
+        return client.post(f"/tables/{game.pk}/undo/", {"version": game.version})
+
     # Each action: what puts a table in the state it needs (not profiled), then the action.
     actions = {
         "score": (went_out, score),
@@ -164,7 +180,12 @@ def main() -> int:
         ),
         "trivial": (lambda game: None, lambda game: client.get("/healthz")),
         "write": (lambda game: None, lambda game: client.post(f"/tables/{game.pk}/touch/")),
+        "round_edit_page": (lambda game: None, round_edit_page),
+        "round_edit": (lambda game: None, round_edit),
+        "undo": (may_i, undo),
     }
+    if arguments.action.startswith("round_edit") and arguments.played < 1:
+        parser.error("a round is edited once one is played: --played 1 or more")
     prepare, action = actions[arguments.action]
 
     def timed(waited: list[float]):
