@@ -281,7 +281,6 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     round_ = game.rounds.filter(number=number, finished_at__isnull=False).first()
     if round_ is None:
         raise Http404("No finished round with that number")
-    board = selectors.game_board(game)
     message = ""
     status = 200
     if request.method == "POST":
@@ -312,6 +311,7 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             form = ScoreForm(initial={"version": game.version}, round_=round_, editing=True)
     else:
         form = ScoreForm(initial={"version": game.version}, round_=round_, editing=True)
+    board = selectors.game_board(game)  # read after the write: a saved edit is a redirect
     context = {
         "game": game,
         "board": board,

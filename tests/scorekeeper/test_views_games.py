@@ -442,6 +442,25 @@ def test_saving_scores_takes_the_same_queries_at_any_contract(
     assert game.rounds.filter(number=played + 1, finished_at__isnull=False).exists()
 
 
+@pytest.mark.parametrize("played", [1, 5])
+def test_editing_a_round_takes_the_same_queries_at_any_contract(
+    client, member, game, django_assert_num_queries, played
+):
+    # Session, user, table, the round, its hands for the form; the transaction with the
+    # version's claim, the hands and Shanghai calls for the service, the hands' and the round's
+    # updates and the history's event. The board is read for the edit page only: a saved edit
+    # answers with a redirect (19 when it read the whole board first).
+    for _ in range(played):
+        play_round(game)
+    game.refresh_from_db()
+    data = {f"points_{seat.pk}": "15" for seat in game.seats.order_by("position")[1:]}
+    with django_assert_num_queries(13):
+        response = client.post(
+            reverse("round_edit", args=[game.pk, played]), {"version": game.version, **data}
+        )
+    assert response.status_code == 302
+
+
 TAP = {"HX-Request": "true", "X-Tap-Id": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"}
 
 

@@ -10,6 +10,7 @@ club made each time; prints the top functions by cumulative time and the queries
 import argparse
 import cProfile
 import io
+import itertools
 import os
 import pstats
 import re
@@ -146,9 +147,13 @@ def main() -> int:
         page_client.cookies = client.cookies
         return page_client.get(f"/tables/{game.pk}/rounds/{arguments.played}/edit/")
 
+    edits = itertools.count()
+
     def round_edit(game):
-        """The last contract played, its hands changed (the load test's own edit)."""
-        data = {f"points_{seat.pk}": 5 * (seat.position + 1) for seat in seats(game)}
+        """The last contract played, its hands changed (the load test's own edit), then the
+        table it sends the tablet back to."""
+        change = 5 * (next(edits) % 2)
+        data = {f"points_{seat.pk}": 5 * (seat.position + 1) + change for seat in seats(game)}
         page_client.cookies = client.cookies
         url = f"/tables/{game.pk}/rounds/{arguments.played}/edit/"
         return page_client.post(url, {"version": game.version, **data}, follow=True)
@@ -230,11 +235,13 @@ def main() -> int:
             waiting.append(1000 * sum(waited))
         if answer.status_code != (304 if arguments.action in ("poll", "tv_poll") else 200):
             raise SystemExit(f"{arguments.action} answered {answer.status_code}")
-        if arguments.action in ("score", "went_out", "may_i", "shanghai"):
+        if arguments.action in ("score", "went_out", "may_i", "shanghai", "round_edit", "undo"):
             version = game.version
             game.refresh_from_db()
             if game.version != version + 1:  # a refusal is a page too: it must not be timed
-                raise SystemExit(f"{arguments.action} was refused: {answer.text[:2000]}")
+                said = re.findall(r'class="(?:error|message[^"]*)"[^>]*>\s*([^<]+)', answer.text)
+                raise SystemExit(f"{arguments.action} was refused: {said or answer.text[:2000]}")
+        if arguments.action in ("score", "went_out", "may_i", "shanghai"):
             # Back to the state the action needs for the next repetition: undo it.
             client.post(f"/tables/{game.pk}/undo/", {"version": game.version})
             if arguments.action == "score":
