@@ -23,6 +23,7 @@ from scorekeeper.models import (
     Photo,
     Player,
     Role,
+    Round,
     RulesProfile,
     Season,
 )
@@ -88,6 +89,17 @@ def game_in_play_or_404(
     if board.current is None:
         raise Http404("This game is over")
     return game, board
+
+
+def round_in_play_or_404(
+    request: HttpRequest, pk: int, *, role: Role = Role.VIEWER
+) -> tuple[Game, Round]:
+    """The table and its round being played, for a write that needs no more of the board."""
+    game = game_or_404(request, pk, role=role)
+    round_ = game.rounds.filter(finished_at__isnull=True).first()
+    if round_ is None:
+        raise Http404("This game is over")
+    return game, round_
 
 
 def profile_or_404(request: HttpRequest, pk: int, *, role: Role = Role.VIEWER) -> RulesProfile:

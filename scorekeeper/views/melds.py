@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from scorekeeper import services
 from scorekeeper.forms import GoingDownForm, LayOffForm
 from scorekeeper.models import Event, Role
-from scorekeeper.views.access import game_in_play_or_404, game_or_404
+from scorekeeper.views.access import game_or_404, round_in_play_or_404
 from scorekeeper.views.checker import checker_page_refused
 from scorekeeper.views.writes import form_refusal, saved_message
 
@@ -38,8 +38,8 @@ def melds_record(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def lay_off(request: HttpRequest, pk: int) -> HttpResponse:
     """Cards laid off on a table meld; with a discarder, a Shanghai claim onto that meld."""
-    game, board = game_in_play_or_404(request, pk, role=Role.SCORER)
-    form = LayOffForm(request.POST, game=game, round_=board.current)
+    game, round_ = round_in_play_or_404(request, pk, role=Role.SCORER)
+    form = LayOffForm(request.POST, game=game, round_=round_)
     if not form.is_valid():
         return checker_page_refused(request, game, form_refusal(form))
     data = form.cleaned_data
