@@ -80,6 +80,7 @@ OBJECT_OF = {
     "membership_or_404": lambda game: game.club.memberships.get(),
     "game_or_404": lambda game: game,
     "game_in_play_or_404": lambda game: game,
+    "round_in_play_or_404": lambda game: game,
     "profile_or_404": lambda game: game.club.profiles.first(),
     "season_or_404": lambda game: game.season,
     "player_or_404": lambda game: seats(game)[0].player,
