@@ -81,10 +81,10 @@ def player_create(*, club: Club, user, name: str) -> Player:
             "those who no longer play (on their page) to add new ones."
         )
     key = name_key(name)
-    back = [pk for pk, other, retired in players if retired and name_key(other) == key]
-    if back:
-        club.players.filter(pk=back[0]).update(retired=False)
-        return club.players.get(pk=back[0])
+    back = next((pk for pk, other, retired in players if retired and name_key(other) == key), None)
+    if back is not None:
+        club.players.filter(pk=back).update(retired=False)
+        return club.players.get(pk=back)
     return Player.objects.create(club=club, name=name)
 
 

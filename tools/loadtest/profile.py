@@ -117,11 +117,11 @@ def main() -> int:
         return client.post(f"/tables/{game.pk}/check/", data)
 
     screen = {}  # the round screen's poll address, as its page gave it
+    page_client = Client()  # whole pages, as a tablet opens them: no htmx
 
     def open_screen(game):
-        whole = Client()  # the whole page, not the htmx partial: the poll is in its frame
-        whole.cookies = client.cookies
-        page = whole.get(f"/tables/{game.pk}/")
+        page_client.cookies = client.cookies  # the whole page: the poll is in its frame
+        page = page_client.get(f"/tables/{game.pk}/")
         url = re.search(r'id="live" hx-get="([^"]+)"', page.text).group(1)
         screen["url"] = url.replace("&amp;", "&")
 
@@ -140,8 +140,6 @@ def main() -> int:
         """The TV's poll of an unchanged table."""
         etag = polling.table_etag(screen="tv", pk=game.pk, version=game.version)
         return tv.get(f"/tv/{screen['tv']}/", headers={"If-None-Match": etag})
-
-    page_client = Client()  # whole pages, as a tablet opens them: no htmx
 
     def round_edit_page(game):
         page_client.cookies = client.cookies
@@ -239,7 +237,7 @@ def main() -> int:
             version = game.version
             game.refresh_from_db()
             if game.version != version + 1:  # a refusal is a page too: it must not be timed
-                said = re.findall(r'class="(?:error|message[^"]*)"[^>]*>\s*([^<]+)', answer.text)
+                said = re.findall(r'(?:role="alert"|class="error")[^>]*>\s*([^<]+)', answer.text)
                 raise SystemExit(f"{arguments.action} was refused: {said or answer.text[:2000]}")
         if arguments.action in ("score", "went_out", "may_i", "shanghai"):
             # Back to the state the action needs for the next repetition: undo it.
