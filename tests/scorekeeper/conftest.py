@@ -2,7 +2,10 @@
 runs under, and the tables the view and service tests start from."""
 
 import fcntl
+import time
+from types import SimpleNamespace
 
+import django_ratelimit.core
 import pytest
 from django.conf import settings as django_settings
 from django.core.management import call_command
@@ -47,6 +50,15 @@ def fast_passwords():
     For the whole run, so that the users a module builds once are quick too."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def rate_limit_clock(monkeypatch):
+    """django-ratelimit counts in windows of the clock (a minute, an hour): a test making the
+    31st question of a minute must not see the minute turn over halfway (it did, once in a CI
+    run). Its clock stands still during a test; the servers a test starts keep the real one."""
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture(autouse=True)
