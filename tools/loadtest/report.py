@@ -19,11 +19,11 @@ INSTANCES = {1: "One instance", 2: "Two instances behind nginx"}
 TWO_INSTANCES = (
     "Two instances: the same club night through nginx (Debian's, one worker process, a new "
     "connection to gunicorn a request, round robin) in front of two gunicorns as the Procfile "
-    "runs them (each WEB_CONCURRENCY=2, 2 threads: four workers in all), each instance with "
-    "the Procfile's worker beside it (one task worker, idle unless tables take photos) and an "
-    "empty folder of its own, on a PostgreSQL 15 of their own, photos in an S3-compatible "
-    "object store (moto's server), DJANGO_TRUSTED_PROXIES=1. One instance: gunicorn alone, "
-    "asked directly, as in `make loadtest`."
+    "runs them (each WEB_CONCURRENCY=2, a request at a time each: four workers in all), each "
+    "instance with the Procfile's worker beside it (one task worker, idle unless tables take "
+    "photos) and an empty folder of its own, on a PostgreSQL 15 of their own, photos in an "
+    "S3-compatible object store (moto's server), DJANGO_TRUSTED_PROXIES=1. One instance: "
+    "gunicorn alone, asked directly, as in `make loadtest`."
 )
 TWO_CORES = (
     "On this two-core machine the figures show correctness, not speed-up: both instances, "
@@ -189,9 +189,8 @@ def ceilings_section(rushes: dict) -> list[str]:
         "## Ceilings",
         "",
         f"Each at its ceiling on the same stack, one after the other: {rushes['clients']} "
-        "clients (twice gunicorn's threads) with no pause for 20 s, each opening a connection "
-        "a request (a worker keeps the connections it accepts: kept open, one worker could "
-        "hold them all). Score entry plays tables of its own: who went out, then everyone's "
+        "clients (four times gunicorn's workers) with no pause for 20 s, each opening a "
+        "connection a request. Score entry plays tables of its own: who went out, then everyone's "
         "cards, contract after contract.",
         "",
         "| client | request | requests | req/s | median ms | p95 ms | gunicorn CPU % "
@@ -525,8 +524,8 @@ def write(
         "",
         f"`{command}`",
         "",
-        "`make loadtest` (gunicorn as the Procfile runs it, WEB_CONCURRENCY=2, 2 threads, and its "
-        f"worker, PostgreSQL 15 of its own, {CACHES[cache]}, DEBUG off; Locust on loopback). "
+        "`make loadtest` (gunicorn as the Procfile runs it, WEB_CONCURRENCY=2 sync workers, and "
+        f"its worker, PostgreSQL 15 of its own, {CACHES[cache]}, DEBUG off; Locust on loopback). "
         "Times in ms as Locust measured them. Machine at the end: " + uptime.strip(),
         "",
         "A table is two tablets and three screens: the playing tablet taps (or asks the "

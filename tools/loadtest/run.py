@@ -136,7 +136,7 @@ def family(pid: int) -> list[psutil.Process]:
 
 
 NIGHT = ["TabletA", "TabletB", "TabletScreenA", "TabletScreenB", "TvScreen", "Member", "Ceiling"]
-RUSH_USERS = 8  # twice gunicorn's threads, each opening a connection a request
+RUSH_USERS = 8  # four times gunicorn's workers, each opening a connection a request
 RUSH_TABLES = 60  # more than a rush can finish: seven scores a table
 
 
