@@ -135,11 +135,11 @@ def test_read_photo_adds_where_it_was_unsure_without_changing_the_cards(name):
 
 
 def test_a_card_missed_in_a_busy_fan_is_among_the_unread():
-    # win_016's JC is read at 0.84, just under MIN_CONFIDENCE: the count check offers it.
-    reading = read_photo(PHOTOS / "win_016.jpg")
+    # win_024's 8C is read at 0.83, just under MIN_CONFIDENCE: the count check offers it.
+    reading = read_photo(PHOTOS / "win_024.jpg")
 
-    assert "JC" not in {card.card for card in reading.cards}
-    assert "JC" in {candidate.card for candidate in reading.unread}
+    assert "8C" not in {card.card for card in reading.cards}
+    assert "8C" in {candidate.card for candidate in reading.unread}
 
 
 def _with_exif_orientation(path: Path, orientation: int, turn: int) -> bytes:

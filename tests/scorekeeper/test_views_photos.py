@@ -447,13 +447,13 @@ def scored_by_ann(game):
 
 def test_where_the_recognizer_was_unsure_is_kept_with_the_photo(client, member, game):
     ann, ben, cleo = scored_by_ann(game)
-    hand_photo(client, game, ben, PHOTO.with_name("win_016.jpg"))
+    hand_photo(client, game, ben, PHOTO.with_name("win_024.jpg"))
     run_tasks()
     photo = Photo.objects.get()
-    assert "JC" in [found["card"] for found in photo.unread]
+    assert "8C" in [found["card"] for found in photo.unread]
     assert all(found["confidence"] < 0.85 for found in photo.unread)
     read = text_of(client.get(reverse("photo_reading", args=[photo.pk])))
-    assert 'data-add-card="JC"' in read
+    assert 'data-add-card="8C"' in read
     assert "Perhaps missed, marked dashed on the photo" in read
 
 
