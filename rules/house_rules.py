@@ -105,8 +105,9 @@ class HouseRules:
         """How many cards a player is usually left holding when someone goes out in round
         `number`: the deal, the card and penalty cards of each May I? the player called, less a
         card for each Shanghai claim they made (the discarder draws it from their hand) and the
-        cards of the melds they went down with. Cards laid off on others' melds, or drawn back
-        when their own discard was claimed, are not known here: the player says so."""
+        cards they put down from their hand (`cards_down`: the melds they went down with and what
+        they laid off). Cards drawn back when their own discard was claimed are not known here:
+        the player says so."""
         self.contract(number)  # refuses a round these rules do not have
         dealt = self.cards_dealt[number - 1]
         held = dealt + (1 + self.may_i_penalty_cards) * may_i_used - shanghai_claims - cards_down

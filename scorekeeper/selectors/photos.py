@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import rules
 from recognizer import SURE_CONFIDENCE
-from scorekeeper.models import Photo, PhotoStatus, Round
+from scorekeeper.models import Event, Photo, PhotoStatus, Round
 
 from .tables import Board
 
@@ -212,13 +212,42 @@ def checker_count(house_rules: rules.HouseRules, number: int, *, remember: str) 
     return HeldCount(house_rules.cards_dealt[number - 1], most, remember)
 
 
+def cards_down(board: Board) -> Counter[int]:
+    """How many cards each seat put on the table from its hand in the round being scored, by
+    seat id: the melds it went down with and what it laid off on anyone's. A meld grown by a
+    lay-off or a Shanghai claim onto it holds cards that did not come from its owner's hand; one
+    query, and none before anyone went down."""
+    down = Counter()
+    owners = {}
+    for line in board.lines:
+        for meld in line.melds:
+            owners[meld.pk] = line.seat.pk
+            down[line.seat.pk] += len(meld.card_list)
+    if not owners:
+        return down
+    grown = board.current.events.filter(
+        kind__in=[Event.Kind.LAID_OFF, Event.Kind.SHANGHAI_CLAIM],
+        undone_by__isnull=True,
+        after__has_key="meld",
+    ).values_list("kind", "seat_id", "before", "after")
+    for kind, seat_id, before, after in grown:
+        cards = len(rules.parse_cards(after["cards"])) - len(rules.parse_cards(before["cards"]))
+        if after["meld"] in owners:
+            down[owners[after["meld"]]] -= cards
+        if kind == Event.Kind.LAID_OFF:
+            down[seat_id] += cards
+    return down
+
+
 def held_counts(board: Board) -> dict[int, HeldCount]:
     """For each hand of the round being scored, by seat id, how many cards it usually holds (the
-    deal and its May I?s, less what went down: see HouseRules.cards_left_usually)."""
+    deal and its May I?s, less what went down and what it laid off: see
+    HouseRules.cards_left_usually)."""
     if not board.current:
         return {}
     number, house_rules = board.current.number, board.house_rules
     most = min(house_rules.most_cards_held(number), MOST_CARDS_OFFERED)
+    down = cards_down(board)
     counts = {}
     for line in board.lines:
         if line.hand is None:
@@ -227,7 +256,7 @@ def held_counts(board: Board) -> dict[int, HeldCount]:
             number,
             may_i_used=line.hand.may_i_used,
             shanghai_claims=board.claims.get(line.seat.pk, 0),
-            cards_down=sum(len(meld.card_list) for meld in line.melds),
+            cards_down=down[line.seat.pk],
         )
         counts[line.seat.pk] = HeldCount(usually=max(usually, 1), most=max(most, usually))
     return counts

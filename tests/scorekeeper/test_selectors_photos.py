@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Photo, PhotoStatus
+from scorekeeper.models import Photo, PhotoStatus, TableMeld
 from scorekeeper.selectors import game_board
 from scorekeeper.selectors.photos import (
     Shot,
@@ -145,6 +145,46 @@ def test_a_hand_usually_holds_the_deal_and_its_may_is_less_what_went_down(game):
     }
     # The row runs to the most a hand can hold this round: 11 dealt, one drawn, two May I?s.
     assert counts[dan.pk].choices == range(1, 19)
+
+
+@pytest.mark.django_db
+@pytest.mark.players(4)
+def test_a_lay_off_counts_for_the_hand_it_came_from_not_the_melds_owner(
+    game, django_assert_num_queries
+):
+    ann, ben, cat, dan = seats(game)
+    books = [rules.parse_cards("7H 7S 7D"), rules.parse_cards("8H 8S 8D")]
+    act(services.melds_record, game, seat=cat, melds=books)
+    books = [rules.parse_cards("KH KS KD"), rules.parse_cards("QH QS QD")]
+    act(services.melds_record, game, seat=ben, melds=books)
+    sevens, eights, kings, queens = TableMeld.objects.order_by("pk")
+    act(services.meld_lay_off, game, seat=ben, meld=sevens, cards=rules.parse_cards("7C"))
+    act(services.meld_lay_off, game, seat=ben, meld=eights, cards=rules.parse_cards("8C"))
+    act(services.meld_lay_off, game, seat=cat, meld=kings, cards=rules.parse_cards("KC"))
+    # An undone lay-off gave its card back.
+    act(services.meld_lay_off, game, seat=cat, meld=sevens, cards=rules.parse_cards("JK"))
+    act(services.action_undo, game)
+    act(services.round_record_went_out, game, seat=ann)
+    board = game_board(game)
+    with django_assert_num_queries(1):
+        counts = held_counts(board)
+    assert {seat: count.usually for seat, count in counts.items()} == {
+        ann.pk: 11,
+        ben.pk: 11 - 6 - 2,
+        cat.pk: 11 - 6 - 1,
+        dan.pk: 11,
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.players(3)
+def test_before_anyone_goes_down_the_count_reads_nothing(game, django_assert_num_queries):
+    ann, ben, cat = seats(game)
+    act(services.round_record_went_out, game, seat=ann)
+    board = game_board(game)
+    with django_assert_num_queries(0):
+        counts = held_counts(board)
+    assert {count.usually for count in counts.values()} == {11}
 
 
 @pytest.mark.django_db
