@@ -250,9 +250,7 @@ document.addEventListener("htmx:afterSettle", () => {
     read.dataset.filled = "";
     const box = document.getElementById(read.dataset.fill);
     if (box && read.dataset.cards !== undefined) {
-      box.value = read.dataset.cards;
-      if (read.dataset.unsure) box.dataset.unsure = read.dataset.unsure;
-      else delete box.dataset.unsure;
+      fillFromPhotos(box, read.dataset.cards, read.dataset.unsure || "");
       window.cardChips.render(box);
       const points = box.closest(".hand-entry")?.querySelector(".points-input");
       if (points) points.value = "";
@@ -270,6 +268,34 @@ document.addEventListener("htmx:afterSettle", () => {
     if (file && image) image.setAttribute("href", URL.createObjectURL(file));
   });
 });
+
+// A hand's box gets what its photos read. A second photo's reading starts with the first's cards
+// (`data-read`, what the box was filled with): if the player corrected the box since, the
+// corrections stay and only the cards the second photo added go in, after them.
+function fillFromPhotos(box, cards, unsure) {
+  const words = (text) => text.split(/\s+/).filter(Boolean);
+  const before = words(box.dataset.read || "");
+  const read = words(cards);
+  const typed = words(box.value);
+  const corrected =
+    before.length && typed.join(" ") !== before.join(" ") &&
+    before.every((card, index) => read[index] === card);
+  if (corrected) {
+    const added = read.slice(before.length);
+    const kept = box.dataset.unsure ? box.dataset.unsure.split(",") : [];
+    const flagged = unsure.split(",").filter(Boolean).map(Number)
+      .filter((index) => index >= before.length)
+      .map((index) => String(typed.length + index - before.length));
+    box.value = [...typed, ...added].join(" ");
+    if (kept.length || flagged.length) box.dataset.unsure = [...kept, ...flagged].join(",");
+    else delete box.dataset.unsure;
+  } else {
+    box.value = cards;
+    if (unsure) box.dataset.unsure = unsure;
+    else delete box.dataset.unsure;
+  }
+  box.dataset.read = cards;
+}
 
 // The count check (score_rows.html): the player taps how many cards the hand holds (the usual
 // count is chosen once a photo is read) and the page says, in words, how many are missing or

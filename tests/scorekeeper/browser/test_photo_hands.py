@@ -167,6 +167,31 @@ def test_two_photos_of_one_hand_count_each_card_once_and_say_where_it_came_from(
     expect(sources.filter(has_text="2H")).to_have_text("2H photo 1")
 
 
+def test_a_second_photo_adds_its_cards_to_a_box_corrected_since_the_first(
+    tablet, log_in, task_worker
+):
+    page = tablet
+    game, ann, ben, cleo = score_entry_opened(page, log_in)
+    entry = hand_entry(page, ben.player.name)
+    photograph(page, entry, PHOTOS / "win_031.jpg")  # 8S 8H 8D 8C
+    cards = entry.get_by_label("Cards", exact=True)
+    expect(cards).to_have_value(re.compile(r"^(\S+ ){3}\S+$"))
+    # The player takes a card out (say one eight was another player's), then photographs the
+    # rest of the fan.
+    chips = entry.locator(".card-chips .chip")
+    chips.first.click()
+    expect(chips).to_have_count(3)
+    corrected = cards.input_value().split()
+    entry.get_by_role("button", name=re.compile("^2nd photo")).click()
+    entry.locator("input[type=file]").set_input_files(PHOTOS / "win_029.jpg")  # the 2s and 8s
+    expect(entry.locator("figure.photo")).to_have_count(2, timeout=30_000)
+    # The eight taken out stays out; the twos the second photo brought are added after.
+    expect(cards).to_have_value(re.compile(r"^(\S+ ){6}\S+$"))
+    assert cards.input_value().split()[:3] == corrected
+    assert sorted(cards.input_value().split()[3:]) == ["2C", "2D", "2H", "2S"]
+    expect(entry.locator(".card-chips .chip")).to_have_count(7)
+
+
 def test_the_checker_has_the_count_check_too_and_remembers_the_count(tablet, log_in, task_worker):
     page = tablet
     game, ann, ben, cleo = a_table_dealt_twelve()
