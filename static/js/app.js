@@ -31,6 +31,26 @@ window.cardChips = (function () {
     write(box, list, unsure(box).map((index) => (index >= at ? index + 1 : index)));
   }
 
+  // What a hand's photos read goes in the box. A second photo's reading starts with the first's
+  // cards (`data-read`, what the box was filled with): if the player corrected the box since,
+  // the corrections stay and only the cards the second photo added go in, after them. An empty
+  // box gets every card read.
+  function fill(box, cards, flagged) {
+    const before = (box.dataset.read || "").split(" ").filter(Boolean);
+    const read = cards.split(" ").filter(Boolean);
+    const list = tokens(box);
+    const corrected =
+      before.length && list.length && list.join(" ") !== before.join(" ") &&
+      before.every((card, index) => read[index] === card);
+    const readFlags = flagged.split(",").filter(Boolean).map(Number);
+    box.dataset.read = cards;
+    if (!corrected) return write(box, read, readFlags);
+    const added = readFlags
+      .filter((index) => index >= before.length)
+      .map((index) => list.length + index - before.length);
+    write(box, [...list, ...read.slice(before.length)], [...unsure(box), ...added]);
+  }
+
   function removeAt(box, at) {
     const list = tokens(box);
     list.splice(at, 1);
@@ -123,7 +143,7 @@ window.cardChips = (function () {
   document.addEventListener("DOMContentLoaded", renderAll);
   document.addEventListener("htmx:afterSettle", renderAll);
 
-  return { insert, erase, clear, render };
+  return { insert, erase, clear, render, fill };
 })();
 
 // Score entry: the rank keypad and the live total. The server recomputes every total on save;
@@ -250,8 +270,7 @@ document.addEventListener("htmx:afterSettle", () => {
     read.dataset.filled = "";
     const box = document.getElementById(read.dataset.fill);
     if (box && read.dataset.cards !== undefined) {
-      fillFromPhotos(box, read.dataset.cards, read.dataset.unsure || "");
-      window.cardChips.render(box);
+      window.cardChips.fill(box, read.dataset.cards, read.dataset.unsure || "");
       const points = box.closest(".hand-entry")?.querySelector(".points-input");
       if (points) points.value = "";
       box.dispatchEvent(new Event("input", { bubbles: true }));
@@ -268,34 +287,6 @@ document.addEventListener("htmx:afterSettle", () => {
     if (file && image) image.setAttribute("href", URL.createObjectURL(file));
   });
 });
-
-// A hand's box gets what its photos read. A second photo's reading starts with the first's cards
-// (`data-read`, what the box was filled with): if the player corrected the box since, the
-// corrections stay and only the cards the second photo added go in, after them.
-function fillFromPhotos(box, cards, unsure) {
-  const words = (text) => text.split(/\s+/).filter(Boolean);
-  const before = words(box.dataset.read || "");
-  const read = words(cards);
-  const typed = words(box.value);
-  const corrected =
-    before.length && typed.join(" ") !== before.join(" ") &&
-    before.every((card, index) => read[index] === card);
-  if (corrected) {
-    const added = read.slice(before.length);
-    const kept = box.dataset.unsure ? box.dataset.unsure.split(",") : [];
-    const flagged = unsure.split(",").filter(Boolean).map(Number)
-      .filter((index) => index >= before.length)
-      .map((index) => String(typed.length + index - before.length));
-    box.value = [...typed, ...added].join(" ");
-    if (kept.length || flagged.length) box.dataset.unsure = [...kept, ...flagged].join(",");
-    else delete box.dataset.unsure;
-  } else {
-    box.value = cards;
-    if (unsure) box.dataset.unsure = unsure;
-    else delete box.dataset.unsure;
-  }
-  box.dataset.read = cards;
-}
 
 // The count check (score_rows.html): the player taps how many cards the hand holds (the usual
 // count is chosen once a photo is read) and the page says, in words, how many are missing or
@@ -812,9 +803,7 @@ document.addEventListener("scorekeeper:shown", () => {
     const box = document.getElementById(read.dataset.fill);
     const points = box?.closest(".hand-entry")?.querySelector(".points-input");
     if (!box || box.value.trim() || (points && points.value !== "") || !read.dataset.cards) return;
-    box.value = read.dataset.cards;
-    if (read.dataset.unsure) box.dataset.unsure = read.dataset.unsure;
-    window.cardChips.render(box);
+    window.cardChips.fill(box, read.dataset.cards, read.dataset.unsure || "");
     box.dispatchEvent(new Event("input", { bubbles: true }));
   });
 });
