@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import BACKGROUND, JOKER
-from .corners import extract_patches, find_candidates
+from .corners import Candidates, extract_patches, find_candidates
 from .detections import Detection, Reading
 from .features import patch_features
 from .images import ImageSource, load_image_scaled
@@ -36,6 +36,10 @@ READING_CONFIDENCE = 0.3
 # flattened by a camera at a slant (16:9 at about 35 degrees above the table, 2.6 at about 23), or
 # by a photo stretched to another shape, reads better stretched back.
 VIEWS = ((1.0, 1.0), (16 / 9, 1.0), (1.0, 16 / 9), (2.6, 1.0), (1.0, 2.6))
+# The screen looks at each candidate in these views, and passes it when one of them looks like an
+# index: a webcam's flattened index that the screen dropped as it is, the network read right
+# stretched back (see README.md).
+SCREENED_VIEWS = VIEWS[:3]
 
 
 @dataclass(frozen=True)
@@ -120,14 +124,14 @@ def read_corners(
     # In batches: the features of a textured photo's 12,000 candidates at once took 600 MB.
     screened = np.concatenate(
         [
-            model.probabilities(patch_features(extract_patches(pixels, batch)))
+            _screen(model, pixels, batch)
             for batch in (
                 candidates[start : start + SCREEN_BATCH]
                 for start in range(0, len(candidates), SCREEN_BATCH)
             )
         ]
     )
-    passed = np.flatnonzero(1.0 - screened[:, model.classes.index(BACKGROUND)] >= SCREEN_CONFIDENCE)
+    passed = np.flatnonzero(screened >= SCREEN_CONFIDENCE)
     if len(passed) == 0:
         return []
     candidates = candidates[passed]
@@ -135,7 +139,11 @@ def read_corners(
     for stretch in VIEWS:
         patches = extract_patches(pixels, candidates, network.size, stretch)
         # Both networks have learned every card and the joker: their average reads the index.
-        readings.append((network.probabilities(patches) + joker_network.probabilities(patches)) / 2)
+        reading = (network.probabilities(patches) + joker_network.probabilities(patches)) / 2
+        if stretch != VIEWS[0]:
+            # A joker is read in the photo as it is: stretched, other print reads as "Joker".
+            reading[:, network.classes.index(JOKER)] = 0.0
+        readings.append(reading)
     probabilities = np.concatenate(readings)
     candidates = candidates[np.tile(np.arange(len(candidates)), len(VIEWS))]
     best = probabilities.argmax(axis=1)
@@ -177,6 +185,22 @@ def read_corners(
             )
         )
     return corners
+
+
+def _screen(model: CornerModel, pixels: np.ndarray, candidates: Candidates) -> np.ndarray:
+    """(N,) how likely the perceptron finds each candidate an index, in the likeliest of the
+    ``SCREENED_VIEWS``."""
+    background = model.classes.index(BACKGROUND)
+    return np.max(
+        [
+            1.0
+            - model.probabilities(
+                patch_features(extract_patches(pixels, candidates, stretch=view))
+            )[:, background]
+            for view in SCREENED_VIEWS
+        ],
+        axis=0,
+    )
 
 
 def _card_confidence(group: list[_Corner]) -> float:
