@@ -45,9 +45,7 @@ def patch_features(patches: np.ndarray) -> np.ndarray:
 
     # Red print: red well above green and blue. Scaled by the patch's contrast so lighting and
     # white balance matter less; zero in black-and-white photos.
-    redness = (
-        np.clip(red.astype(np.float32) - np.maximum(green, blue), 0, None) / spread
-    )
+    redness = np.clip(red.astype(np.float32) - np.maximum(green, blue), 0, None) / spread
     redness = _block_means(redness, CELL)
     saturation = (brightest - darkest).reshape(count, -1).mean(axis=1) / 64.0
     return np.concatenate(
