@@ -13,7 +13,7 @@ measured one after another in each run; each ratio is the median of the runs' ra
   read in the request and answered with the cards marked (or, where the answer polls for them,
   as the app did before issue #36, until the poll brings them);
 - **with a worker**: the upload answered at once, django-tasks-db's ``db_worker`` in a process of
-  its own (waiting 0.1 s when idle, as ``task_workers`` runs it), and the page's poll at the pace
+  its own (waiting 0.05 s when idle, as ``task_workers`` runs it), and the page's poll at the pace
   its ``hx-trigger`` says until the marked page comes.
 
 The tool runs on an older commit too (copy it there; ``--worker-interval 0.25`` as its
@@ -37,7 +37,7 @@ from pathlib import Path
 
 PHOTOS = Path(__file__).resolve().parents[1] / "tests" / "recognition" / "photos"
 DEFAULT = ["win_016.jpg", "win_029.jpg", "phone_010.jpg", "12mp"]
-WORKER_IDLE_SECONDS = 0.1  # task_workers' --interval (0.25 before issue #36)
+WORKER_IDLE_SECONDS = 0.05  # task_workers' --interval (0.25 before issue #36, then 0.1)
 
 
 def photo_bytes(name: str) -> bytes:

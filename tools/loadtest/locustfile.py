@@ -396,7 +396,7 @@ class TabletA(Table):
             kept["refused"] = why.group(1) if why else f"status {answer.status_code}"
             return
         while time.time() - sent < PHOTO_GIVE_UP:
-            gevent.sleep(0.1)  # as photo_reading.html polls
+            gevent.sleep(0.05)  # as photo_reading.html polls
             poll = self.client.get(
                 reading.group(1), headers={"HX-Request": "true"}, name="photo reading poll"
             )
