@@ -17,10 +17,10 @@ pytestmark = pytest.mark.slow
 PHOTOS = Path(__file__).with_name("photos")
 
 # group: (least precision, least recall), about one card under what the committed models read:
-# win 65 right and 1 wrong of 70 cards (0.985, 0.929), phone 17 of 17 (1.0, 1.0), blackdeck 14
-# right and 2 wrong of 18 (0.875, 0.778).
+# win 66 right and 1 wrong of 70 cards (0.985, 0.943; 65 right before the screen looked at
+# stretched views), phone 17 of 17 (1.0, 1.0), blackdeck 14 right and 2 wrong of 18 (0.875, 0.778).
 FLOORS = {
-    "win": (0.96, 0.91),
+    "win": (0.96, 0.925),
     "phone": (0.94, 0.94),
     "blackdeck": (0.82, 0.72),
 }
