@@ -18,9 +18,9 @@ LOADTEST_TAP_SECONDS and LOADTEST_PHOTO_SHARE.
 Photos: on a share of the tables (LOADTEST_PHOTO_SHARE, none by default), the playing tablet
 photographs each hand before saving the scores, as a player does: it sends the photo (a real one
 of tests/recognition/photos, its bytes as they are) to the score entry's photo view, polls the
-address the answer gives every second, as the page does, until the cards are read, and only
-then takes the next hand's. "photo upload→marks" is the time from sending a photo to the answer
-with its cards (the marks on the photo)."""
+address the answer gives at the pace the page does (its hx-trigger) until the cards are read,
+and only then takes the next hand's. "photo upload→marks" is the time from sending a photo to the
+answer with its cards (the marks on the photo)."""
 
 import itertools
 import json
@@ -383,7 +383,9 @@ class TabletA(Table):
             name="photo upload",
             allow_redirects=False,
         )
-        reading = re.search(r'hx-get="(/photos/\d+/reading/)"', answer.text or "")
+        reading = re.search(
+            r'hx-get="(/photos/\d+/reading/)" hx-trigger="every (\d+)ms"', answer.text or ""
+        )
         kept = {"at": sent, "ms": None, "waiting_polls": 0}
         PHOTOS.append(kept)
         if answer.status_code == 200 and reading is None and "photo-result" in answer.text:
@@ -396,7 +398,7 @@ class TabletA(Table):
             kept["refused"] = why.group(1) if why else f"status {answer.status_code}"
             return
         while time.time() - sent < PHOTO_GIVE_UP:
-            gevent.sleep(0.05)  # as photo_reading.html polls
+            gevent.sleep(int(reading.group(2)) / 1000)  # the pace photo_reading.html polls at
             poll = self.client.get(
                 reading.group(1), headers={"HX-Request": "true"}, name="photo reading poll"
             )

@@ -367,7 +367,7 @@ def photos_section(with_worker: dict, in_request: dict | None) -> list[str]:
         "",
         f"At score entry {one_in} photographs each hand before saving the scores: the tablet "
         "sends the photo (a real one, tests/recognition/photos) to the score entry's photo "
-        "view, polls the address it answers every second, as the page does, until the cards "
+        "view, polls the address it answers at the pace the page does, until the cards "
         "are read, then takes the next hand's. *Photo upload→marks*: from sending a photo to "
         "the answer with its cards. Read by the worker: the Procfile's `worker` beside "
         "gunicorn (DJANGO_TASK_WORKERS processes of db_worker, one a core by default). Read in "
