@@ -37,9 +37,10 @@ READING_CONFIDENCE = 0.3
 # by a photo stretched to another shape, reads better stretched back.
 VIEWS = ((1.0, 1.0), (16 / 9, 1.0), (1.0, 16 / 9), (2.6, 1.0), (1.0, 2.6))
 # The screen passes a candidate that looks like an index in one of these views: a webcam's
-# flattened index, dropped as it is, the network read right stretched back (see README.md). Only
-# the RESCREENED candidates likeliest as they are are looked at stretched: a textured photo has
-# 12,000 candidates, and looking at all of them three times took seconds.
+# flattened index, dropped as it is, the network read right stretched back (see
+# docs/recognizer-history.md). Only the RESCREENED candidates likeliest as they are are looked at
+# stretched: a textured photo has 12,000 candidates, and looking at all of them three times took
+# seconds.
 SCREENED_VIEWS = VIEWS[:3]
 RESCREENED = 500
 # The networks read at most this many screened candidates, the likeliest: a development photo
@@ -179,7 +180,8 @@ def read_corners(
         return []
     chosen_candidates = kept[chosen]
     # The strongest of the overlapping readings stands: a second look at slightly turned, scaled
-    # and shifted patches, averaged, lost more right cards than wrong ones (see README.md).
+    # and shifted patches, averaged, lost more right cards than wrong ones (see
+    # docs/recognizer-history.md).
     chosen_probabilities = probabilities[keep[chosen]]
     outlines = chosen_candidates.corners()
     corners: list[_Corner] = []
