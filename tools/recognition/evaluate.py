@@ -8,13 +8,21 @@ the totals. Also counted: cards read more than once (``read_twice``); in photos 
 is an extra card the player has to delete.
 ``--rotate`` and ``--scale`` re-encode each photo turned and resized first, to check orientation
 and size handling.
+
+The shared photos' labels are corrected where a photo plainly shows otherwise
+(``label_errata.tsv``, each row saying what the photo shows and where): a card labelled as
+another is counted as the card shown, and a card the photo shows without a label is not counted
+either way. ``--as-labelled`` counts against the labels as they are. An erratum whose photo's
+labels already say so (or no longer name the card) is reported and left out.
 """
 
 import argparse
+import csv
 import io
 import json
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
@@ -24,6 +32,46 @@ from recognizer.reader import MIN_CONFIDENCE, read_cards
 
 # The black-and-gold novelty deck is reported on its own, outside the standard-deck totals.
 NOVELTY_GROUPS = {"blackdeck"}
+ERRATA = Path(__file__).with_name("label_errata.tsv")
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """What a photo shows that its labels say otherwise: ``kind`` "wrong" (the card labelled
+    ``labelled`` is the card ``shown``) or "unlabelled" (``shown`` has no label)."""
+
+    image: str
+    kind: str
+    labelled: str
+    shown: str
+    why: str
+
+
+def errata_read(path: Path = ERRATA) -> list[Erratum]:
+    with path.open(newline="") as rows:
+        errata = [Erratum(**row) for row in csv.DictReader(rows, delimiter="\t")]
+    for erratum in errata:
+        if erratum.kind not in ("wrong", "unlabelled"):
+            raise ValueError(f"{erratum.image}: an erratum is wrong or unlabelled: {erratum.kind}")
+    return errata
+
+
+def corrected(
+    image: str, labelled: set[str], errata: list[Erratum]
+) -> tuple[set[str], set[str], list[Erratum]]:
+    """A photo's cards as its errata correct them, the cards whose readings are not counted, and
+    the errata that no longer apply (the labels already say so)."""
+    cards, uncounted, stale = set(labelled), set(), []
+    for erratum in errata:
+        if erratum.image != image:
+            continue
+        if erratum.kind == "wrong" and erratum.labelled in cards:
+            cards = (cards - {erratum.labelled}) | {erratum.shown}
+        elif erratum.kind == "unlabelled" and erratum.shown not in cards:
+            uncounted.add(erratum.shown)
+        else:
+            stale.append(erratum)
+    return cards, uncounted, stale
 
 
 def transformed(path: Path, rotate: int, scale: int | None) -> bytes | Path:
@@ -73,7 +121,10 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=None, help="resize so the long side is this")
     parser.add_argument("--min-confidence", type=float, default=MIN_CONFIDENCE)
     parser.add_argument("--quiet", action="store_true", help="no per-photo lines")
+    parser.add_argument("--as-labelled", action="store_true", help=f"count without {ERRATA.name}")
     arguments = parser.parse_args()
+    errata = [] if arguments.as_labelled else errata_read()
+    applied = 0
 
     lines = (arguments.folder / "labels.tsv").read_text().splitlines()[1:]
     # group -> true positives, false positives, misses, extra readings of a card
@@ -82,11 +133,15 @@ def main() -> None:
     seconds = 0.0
     for line in lines:
         name, _tab, cards = line.partition("\t")
-        expected = set(cards.split())
+        expected, uncounted, stale = corrected(name, set(cards.split()), errata)
+        applied += sum(erratum.image == name for erratum in errata) - len(stale)
+        for erratum in stale:
+            print(f"{name}: not corrected, the labels already say so: {erratum.why}")
         source = transformed(arguments.folder / "images" / name, arguments.rotate, arguments.scale)
         started = time.perf_counter()
-        readings = [d.card for d in read_cards(source, min_confidence=arguments.min_confidence)]
+        detections = read_cards(source, min_confidence=arguments.min_confidence)
         seconds += time.perf_counter() - started
+        readings = [d.card for d in detections if d.card not in uncounted]
         found = set(readings)
         group = name.split("_")[0]
         tally = counts[group]
@@ -131,10 +186,16 @@ def main() -> None:
         "seconds_per_photo": round(seconds / max(1, len(lines)), 4),
         "rotate": arguments.rotate,
         "scale": arguments.scale,
+        "errata": applied,
     }
     print(f"standard deck: {json.dumps(totals['standard'])}")
     print(f"novelty deck: {json.dumps(totals['novelty'])}")
     print(f"seconds per photo: {totals['seconds_per_photo']}")
+    print(
+        f"labels corrected by {applied} errata ({ERRATA.name})"
+        if not arguments.as_labelled
+        else "labels as they are (--as-labelled)"
+    )
     print(json.dumps(totals))
 
 
