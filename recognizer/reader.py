@@ -21,6 +21,10 @@ JOKER_CONFIDENCE = 0.95
 JOKER_REACH = 8.0
 # Corners read at least this well count towards a card; a card needs MIN_CONFIDENCE in all.
 CORNER_CONFIDENCE = 0.5
+# The cards of one photo lie at about the same distance from the camera: a card whose index is
+# less than this share of the largest index read counts as unread (ink or texture read as a
+# tiny index; the smallest card read right in the development photos is a third of the largest).
+LEAST_SIZE = 0.25
 # Cards read too weakly to count, at most this many of the strongest, are offered to the player as
 # where a missed card may be (see read_photo).
 UNREAD_SHOWN = 6
@@ -83,9 +87,19 @@ def read_photo(
     corners = read_corners(pixels, min_confidence=floor, model=model)
     detections, unread = [], []
     height, width = np.array(pixels.shape[:2]) * scale
-    for group in _group_corners_into_cards(corners):
+    groups = _group_corners_into_cards(corners)
+    sizes = [max(corner.spacing for corner in group) for group in groups]
+    strong = [
+        size
+        for group, size in zip(groups, sizes, strict=True)
+        if _card_confidence(group) >= min_confidence
+    ]
+    least_size = LEAST_SIZE * max(strong, default=0.0)
+    for group, size in zip(groups, sizes, strict=True):
         confidence = _card_confidence(group)
         needed = max(min_confidence, JOKER_CONFIDENCE) if group[0].card == JOKER else min_confidence
+        if size < least_size:
+            needed = 1.1  # never counted: offered as unread
         outline = np.concatenate([corner.outline for corner in group]) * scale
         x0, y0 = np.clip(outline.min(axis=0), 0, [width, height])
         x1, y1 = np.clip(outline.max(axis=0), 0, [width, height])
