@@ -6,14 +6,16 @@ against the recognizer alone on the same photo (issue #36: at most 1.2 times).
 Photos: the test photos named on the command line (default: a webcam fan of 18 cards, a webcam
 shot of 9 cards, a phone photo of one card, and that 9-card shot made a 12-megapixel JPEG).
 Each figure is the median of --runs (default 7) after one run to warm up, in seconds, the three
-measured one after another in each run; each ratio is the median of the runs' ratios:
+measured one after another in each run, each after a rest of REST_SECONDS (as a tablet's photo
+comes to a worker and a web process that were idle); each ratio is the median of the runs'
+ratios:
 
 - **alone**: ``read_cards`` on the upload's bytes, in this process, its models loaded;
 - **in the request** (``DJANGO_TASKS_BACKEND=immediate``): the score entry's upload, stored,
   read in the request and answered with the cards marked (or, where the answer polls for them,
   as the app did before issue #36, until the poll brings them);
 - **with a worker**: the upload answered at once, django-tasks-db's ``db_worker`` in a process of
-  its own (waiting 0.05 s when idle, as ``task_workers`` runs it), and the page's poll at the pace
+  its own (waiting 0.02 s when idle, as ``task_workers`` runs it), and the page's poll at the pace
   its ``hx-trigger`` says until the marked page comes.
 
 The tool runs on an older commit too (copy it there; ``--worker-interval 0.25`` as its
@@ -37,7 +39,10 @@ from pathlib import Path
 
 PHOTOS = Path(__file__).resolve().parents[1] / "tests" / "recognition" / "photos"
 DEFAULT = ["win_016.jpg", "win_029.jpg", "phone_010.jpg", "12mp"]
-WORKER_IDLE_SECONDS = 0.05  # task_workers' --interval (0.25 before issue #36, then 0.1)
+WORKER_IDLE_SECONDS = 0.02  # task_workers' --interval (0.25 before issue #36, then 0.1, 0.05)
+# Measured back to back, the worker's reading right after the in-request one took 0.04 to 0.09 s
+# longer than after a rest (docs/photo-timing.md): the rest keeps one measurement out of the next.
+REST_SECONDS = 0.5
 
 
 def photo_bytes(name: str) -> bytes:
@@ -142,11 +147,14 @@ def main(names: list[str], runs: int, worker_idle: float = WORKER_IDLE_SECONDS) 
             # a first run warms up (models loaded, caches filled) and is not counted.
             times = {"alone": [], "in_request": [], "with_worker": []}
             for run in range(runs + 1):
-                measured = {
-                    "alone": alone(content),
-                    "in_request": in_the_request(content),
-                    "with_worker": with_a_worker(content),
-                }
+                measured = {}
+                for kind, measure in (
+                    ("alone", alone),
+                    ("in_request", in_the_request),
+                    ("with_worker", with_a_worker),
+                ):
+                    time.sleep(REST_SECONDS)
+                    measured[kind] = measure(content)
                 for kind, seconds in measured.items():
                     if run:
                         times[kind].append(seconds)

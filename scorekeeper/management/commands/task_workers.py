@@ -27,10 +27,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--processes", type=int, default=settings.TASK_WORKERS)
-        # A photo waits for an idle worker at most this long (docs/photo-timing.md): a twentieth
-        # of a second costs an idle worker twenty cheap queries a second.
+        # A photo waits for an idle worker at most this long (docs/photo-timing.md): a fiftieth
+        # of a second costs an idle worker fifty cheap queries a second.
         parser.add_argument(
-            "--interval", type=float, default=0.05, help="seconds an idle worker waits"
+            "--interval", type=float, default=0.02, help="seconds an idle worker waits"
         )
 
     def handle(self, *args, processes, interval, **options):
