@@ -24,25 +24,25 @@ def test_every_erratum_names_the_card_shown_and_says_where():
             assert erratum.labelled in CARDS and erratum.labelled != erratum.shown
         else:
             assert erratum.labelled == "-"
-        assert any(character.isdigit() for character in erratum.why), erratum
+        assert erratum.x >= 0 and erratum.y >= 0 and erratum.why, erratum
 
 
 def test_a_card_labelled_as_another_counts_as_the_card_shown():
-    erratum = Erratum("win_004.jpg", "wrong", "4S", "3S", "a 3 above a spade")
+    erratum = Erratum("win_004.jpg", "wrong", "4S", "3S", 119, 499, "a 3 above a spade")
 
     assert corrected("win_004.jpg", {"4S", "KC"}, [erratum]) == ({"3S", "KC"}, set(), [])
     assert corrected("win_005.jpg", {"4S", "KC"}, [erratum]) == ({"4S", "KC"}, set(), [])
 
 
 def test_a_card_shown_without_a_label_is_not_counted_either_way():
-    erratum = Erratum("phone_061.jpg", "unlabelled", "-", "JH", "at the top edge")
+    erratum = Erratum("phone_061.jpg", "unlabelled", "-", "JH", 335, 37, "at the top edge")
 
     assert corrected("phone_061.jpg", {"10D"}, [erratum]) == ({"10D"}, {"JH"}, [])
 
 
 def test_an_erratum_the_labels_already_follow_is_left_out():
-    wrong = Erratum("win_004.jpg", "wrong", "4S", "3S", "a 3 above a spade")
-    unlabelled = Erratum("win_004.jpg", "unlabelled", "-", "KC", "at the edge")
+    wrong = Erratum("win_004.jpg", "wrong", "4S", "3S", 119, 499, "a 3 above a spade")
+    unlabelled = Erratum("win_004.jpg", "unlabelled", "-", "KC", 392, 270, "at the edge")
 
     assert corrected("win_004.jpg", {"3S", "KC"}, [wrong, unlabelled]) == (
         {"3S", "KC"},

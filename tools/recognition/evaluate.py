@@ -10,10 +10,12 @@ is an extra card the player has to delete.
 and size handling.
 
 The shared photos' labels are corrected where a photo plainly shows otherwise
-(``label_errata.tsv``, each row saying what the photo shows and where): a card labelled as
-another is counted as the card shown, and a card the photo shows without a label is not counted
-either way. ``--as-labelled`` counts against the labels as they are. An erratum whose photo's
-labels already say so (or no longer name the card) is reported and left out.
+(``label_errata.tsv``, each row saying what the photo shows and where, ``x`` and ``y`` in pixels
+of the photo as stored): a card labelled as another is counted as the card shown, and a card the
+photo shows without a label is not counted either way. ``--as-labelled`` counts against the
+labels as they are. An erratum whose photo's labels already say so (or no longer name the card)
+is reported and left out. ``--errata-crops OUT`` writes each erratum's place in its photo,
+enlarged, to OUT (``win_004.jpg-3S.png``) to be looked at, and measures nothing.
 """
 
 import argparse
@@ -44,12 +46,17 @@ class Erratum:
     kind: str
     labelled: str
     shown: str
+    x: int
+    y: int
     why: str
 
 
 def errata_read(path: Path = ERRATA) -> list[Erratum]:
     with path.open(newline="") as rows:
-        errata = [Erratum(**row) for row in csv.DictReader(rows, delimiter="\t")]
+        errata = [
+            Erratum(**row | {"x": int(row["x"]), "y": int(row["y"])})
+            for row in csv.DictReader(rows, delimiter="\t")
+        ]
     for erratum in errata:
         if erratum.kind not in ("wrong", "unlabelled"):
             raise ValueError(f"{erratum.image}: an erratum is wrong or unlabelled: {erratum.kind}")
@@ -72,6 +79,17 @@ def corrected(
         else:
             stale.append(erratum)
     return cards, uncounted, stale
+
+
+def errata_crops(folder: Path, errata: list[Erratum], out: Path, reach: int = 60) -> None:
+    """Each erratum's place in its photo, ``reach`` pixels around it, enlarged four times."""
+    out.mkdir(parents=True, exist_ok=True)
+    for erratum in errata:
+        with Image.open(folder / "images" / erratum.image) as image:
+            box = (erratum.x - reach, erratum.y - reach, erratum.x + reach, erratum.y + reach)
+            crop = image.convert("RGB").crop(box).resize((8 * reach, 8 * reach), Image.LANCZOS)
+        crop.save(out / f"{erratum.image}-{erratum.shown}.png")
+        print(f"{erratum.image}-{erratum.shown}.png\t{erratum.kind}: {erratum.why}")
 
 
 def transformed(path: Path, rotate: int, scale: int | None) -> bytes | Path:
@@ -122,7 +140,13 @@ def main() -> None:
     parser.add_argument("--min-confidence", type=float, default=MIN_CONFIDENCE)
     parser.add_argument("--quiet", action="store_true", help="no per-photo lines")
     parser.add_argument("--as-labelled", action="store_true", help=f"count without {ERRATA.name}")
+    parser.add_argument(
+        "--errata-crops", type=Path, metavar="OUT", help="write each erratum's place and stop"
+    )
     arguments = parser.parse_args()
+    if arguments.errata_crops:
+        errata_crops(arguments.folder, errata_read(), arguments.errata_crops)
+        return
     errata = [] if arguments.as_labelled else errata_read()
     applied = 0
 
