@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from recognizer.cards import CARDS
-from tools.recognition.evaluate import Erratum, corrected, errata_read
+from tools.recognition.evaluate import Erratum, corrected, errata_crops, errata_read
 
 ROOT = Path(__file__).resolve().parents[2]
 PHOTOS = Path(__file__).with_name("photos")
@@ -78,3 +79,16 @@ def test_evaluate_counts_a_corrected_card_right_and_as_labelled_wrong(tmp_path):
     assert as_labelled["standard"]["wrong"] == 1
     right = corrected_run["standard"]["true_positives"]
     assert right == as_labelled["standard"]["true_positives"] + 1
+
+
+def test_errata_crops_writes_each_place_enlarged(tmp_path):
+    (tmp_path / "images").mkdir()
+    shutil.copy(PHOTOS / "win_004.jpg", tmp_path / "images")
+    erratum = next(erratum for erratum in errata_read() if erratum.image == "win_004.jpg")
+
+    errata_crops(tmp_path, [erratum], tmp_path / "crops", reach=30)
+
+    with Image.open(tmp_path / "crops" / "win_004.jpg-3S.png") as crop:
+        assert crop.size == (240, 240)
+        # The 3S's corner: dark print on a light card, not the photo's edge.
+        assert min(crop.convert("L").getextrema()) < 100 < max(crop.convert("L").getextrema())
