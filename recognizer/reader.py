@@ -87,19 +87,14 @@ def read_photo(
     corners = read_corners(pixels, min_confidence=floor, model=model)
     detections, unread = [], []
     height, width = np.array(pixels.shape[:2]) * scale
-    groups = _group_corners_into_cards(corners)
-    sizes = [max(corner.spacing for corner in group) for group in groups]
-    strong = [
-        size
-        for group, size in zip(groups, sizes, strict=True)
-        if _card_confidence(group) >= min_confidence
+    groups = [
+        (group, _card_confidence(group), max(corner.spacing for corner in group))
+        for group in _group_corners_into_cards(corners)
     ]
-    least_size = LEAST_SIZE * max(strong, default=0.0)
-    for group, size in zip(groups, sizes, strict=True):
-        confidence = _card_confidence(group)
+    # The largest index among the cards read well enough to count sets the least size.
+    largest = max((size for _, sure, size in groups if sure >= min_confidence), default=0.0)
+    for group, confidence, size in groups:
         needed = max(min_confidence, JOKER_CONFIDENCE) if group[0].card == JOKER else min_confidence
-        if size < least_size:
-            needed = 1.1  # never counted: offered as unread
         outline = np.concatenate([corner.outline for corner in group]) * scale
         x0, y0 = np.clip(outline.min(axis=0), 0, [width, height])
         x1, y1 = np.clip(outline.max(axis=0), 0, [width, height])
@@ -108,7 +103,8 @@ def read_photo(
             confidence=round(confidence, 4),
             box=(int(x0), int(y0), int(round(x1)), int(round(y1))),
         )
-        (detections if confidence >= needed else unread).append(detection)
+        counted = confidence >= needed and size >= LEAST_SIZE * largest
+        (detections if counted else unread).append(detection)
     unread = [
         candidate
         for candidate in unread
