@@ -1,4 +1,7 @@
-"""The admin: every record can be read and searched; what happened at a table is never changed."""
+"""The admin: every record can be read and searched; what happened at a table, and who runs
+each club, is never changed here. The services change them (a correction is the round's edit, in
+the table's history): they bump the table's version so the screens follow, refresh the results
+and standings, write the history, and keep every club an owner. An edit here would do none of it."""
 
 from django.contrib import admin
 from django.db.models import Model
@@ -6,10 +9,24 @@ from django.db.models import Model
 from . import models
 
 
-def inline(model: type[Model], **options) -> type[admin.TabularInline]:
-    """``model``'s rows as a table on their parent's page, with no empty rows offered."""
-    options = {"model": model, "extra": 0, **options}
-    return type(f"{model.__name__}Inline", (admin.TabularInline,), options)
+class ReadOnlyInline(admin.TabularInline):
+    """A kept record's rows on their parent's page: shown, never added, changed or deleted."""
+
+    extra = 0
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def inline(model: type[Model], **options) -> type[ReadOnlyInline]:
+    """``model``'s rows as a read-only table on their parent's page."""
+    return type(f"{model.__name__}Inline", (ReadOnlyInline,), {"model": model, **options})
 
 
 class ClubOwnedAdmin(admin.ModelAdmin):
@@ -20,7 +37,8 @@ class ClubOwnedAdmin(admin.ModelAdmin):
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Records of what happened at a table: searchable here, never changed."""
+    """Records of what happened, searchable here and never changed; deleting one changes no
+    table (a TV link turned off, a photo or a checker's answer gone)."""
 
     def has_add_permission(self, request):
         return False
@@ -29,11 +47,19 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class KeptAdmin(ReadOnlyAdmin):
+    """What happened at a table and who runs each club: not even deleted here. Deleting
+    anything that would take these with it (a club, a member's account) is refused too."""
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(models.Club)
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "invite_code", "created_at"]
     search_fields = ["name", "invite_code"]
-    inlines = [inline(models.Membership, autocomplete_fields=["user"])]
+    inlines = [inline(models.Membership)]
     exclude = ["tv_token"]  # the club night's TV address: not shown, even to staff
 
 
@@ -53,32 +79,25 @@ class RulesProfileAdmin(ClubOwnedAdmin):
 
 
 @admin.register(models.Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(KeptAdmin):
     list_display = ["__str__", "club", "season", "started_at", "finished_at"]
     list_filter = ["club", "season", ("finished_at", admin.EmptyFieldListFilter)]
     search_fields = ["club__name", "seats__player__name"]
     date_hierarchy = "started_at"
-    readonly_fields = ["rules", "version", "created_by", "started_at"]
-    inlines = [inline(models.Seat, autocomplete_fields=["player"])]
+    inlines = [inline(models.Seat)]
 
 
 @admin.register(models.Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(KeptAdmin):
     list_display = ["__str__", "went_out", "finished_at"]
     list_filter = ["game__club", "number"]
     search_fields = ["game__club__name"]
     list_select_related = ["game", "went_out__player"]
-    inlines = [
-        inline(
-            models.Hand,
-            fields=["seat", "may_i_used", "went_down", "cards", "points"],
-            readonly_fields=["seat"],
-        )
-    ]
+    inlines = [inline(models.Hand, fields=["seat", "may_i_used", "went_down", "cards", "points"])]
 
 
 @admin.register(models.Event)
-class EventAdmin(ReadOnlyAdmin):
+class EventAdmin(KeptAdmin):
     """The history is a record: it can be read and searched here, never changed nor deleted."""
 
     list_display = ["created_at", "game", "kind", "description", "created_by"]
@@ -86,12 +105,9 @@ class EventAdmin(ReadOnlyAdmin):
     search_fields = ["description", "game__club__name"]
     list_select_related = ["game", "created_by"]
 
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(models.Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(KeptAdmin):
     list_display = ["user", "club", "joined_at"]
     list_filter = ["club"]
     search_fields = ["user__username", "club__name"]
@@ -99,7 +115,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(KeptAdmin):
     list_display = ["player", "game", "position"]
     list_filter = ["game__club"]
     search_fields = ["player__name"]
@@ -107,7 +123,7 @@ class SeatAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(KeptAdmin):
     list_display = ["__str__", "may_i_used", "went_down", "cards", "points"]
     list_filter = ["went_down", "round__game__club"]
     search_fields = ["seat__player__name", "cards"]
@@ -115,7 +131,7 @@ class HandAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.TableMeld)
-class TableMeldAdmin(admin.ModelAdmin):
+class TableMeldAdmin(KeptAdmin):
     list_display = ["cards", "kind", "owner", "round"]
     list_filter = ["kind"]
     search_fields = ["cards", "owner__player__name"]
@@ -149,7 +165,7 @@ class TableLinkAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.Result)
-class ResultAdmin(ReadOnlyAdmin):
+class ResultAdmin(KeptAdmin):
     """Kept by the services from the rounds (a change here would not re-rate later tables)."""
 
     list_display = ["finished_at", "game", "player", "place", "total", "rating"]
@@ -159,7 +175,7 @@ class ResultAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.Rivalry)
-class RivalryAdmin(ReadOnlyAdmin):
+class RivalryAdmin(KeptAdmin):
     """Sums of the results, kept with them by the services (`results_rebuild` adds them up
     again)."""
 
@@ -169,7 +185,7 @@ class RivalryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.PointsLeft)
-class PointsLeftAdmin(ReadOnlyAdmin):
+class PointsLeftAdmin(KeptAdmin):
     """Sums of the results, kept with them by the services (`results_rebuild` adds them up
     again)."""
 
@@ -179,16 +195,13 @@ class PointsLeftAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.OwnerAction)
-class OwnerActionAdmin(ReadOnlyAdmin):
+class OwnerActionAdmin(KeptAdmin):
     """The clubs' audit trails: what their owners did."""
 
     list_display = ["done_at", "club", "user", "summary"]
     list_filter = ["club"]
     search_fields = ["summary", "club__name", "user__username"]
     list_select_related = ["club", "user"]
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(models.MemberSession)

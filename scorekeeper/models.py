@@ -82,8 +82,10 @@ class Club(models.Model):
         return reverse("club", args=[self.pk])
 
     def owner(self):
-        """The club's longest-standing owner: commands run for the club act as them."""
-        return self.memberships.filter(role=Role.OWNER).select_related("user").first().user
+        """The club's longest-standing owner, whom commands run for the club act as; None for a
+        club with no owner (the services never leave one so, but a command must not crash)."""
+        membership = self.memberships.filter(role=Role.OWNER).select_related("user").first()
+        return membership.user if membership else None
 
     def today(self) -> date:
         """The date where the club plays, whatever the server's time zone or the active one."""

@@ -157,8 +157,9 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-# Password guessers are slowed down: after DJANGO_LOGIN_ATTEMPTS failed logins, from one address
-# or for one account, logins are refused for DJANGO_LOGIN_LOCKOUT_MINUTES (django-axes). Sign-ups,
+# Password guessers are slowed down: after DJANGO_LOGIN_ATTEMPTS failed logins for one account
+# from one address, or DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS from one address, logins are refused
+# there for DJANGO_LOGIN_LOCKOUT_MINUTES (django-axes, below). Sign-ups,
 # password resets and invite codes are limited per address and per account (django-ratelimit),
 # counted in the cache (below), which every worker and instance shares.
 # The client's address is REMOTE_ADDR, unless DJANGO_TRUSTED_PROXIES says which proxies stand
@@ -179,9 +180,13 @@ else:
             ) from None
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.proxies.client_address"
 RATELIMIT_IP_META_KEY = "scorekeeper.proxies.client_address"
+# An account is locked only at the address its wrong passwords came from, and a login wipes only
+# its own account's failures there (scorekeeper/lockout.py adds the per-address limit).
+AXES_HANDLER = "scorekeeper.lockout.LoginLockout"
 AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_ATTEMPTS", 5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "429.html"
 

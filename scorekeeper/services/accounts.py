@@ -7,6 +7,7 @@ from scorekeeper.models import Club, MemberSession, Membership, Role
 
 from .polls import poll_passes_revoke
 from .refusals import ActionRefused, WrongPassword
+from .roles import club_lock
 
 
 @transaction.atomic
@@ -20,9 +21,14 @@ def account_email_change(*, user, email: str) -> None:
 def account_delete(*, user, password: str) -> None:
     """Delete the account once its password confirms it. Finished games stay as they are for
     the other members: they no longer say who recorded what. A club this account is the only
-    owner of would be left with nobody able to run it, so that is refused first."""
+    owner of would be left with nobody able to run it, so that is refused first. Each of its
+    clubs is locked, as every change of members is, so two co-owners leaving at once cannot
+    both go: the second finds the first gone."""
     if not user.check_password(password):
         raise WrongPassword("That is not your password, so the account was not deleted.")
+    # In the clubs' order, as one club at a time is, so two such deletions never deadlock.
+    for club_id in user.memberships.order_by("club_id").values_list("club_id", flat=True):
+        club_lock(club_id)
     owned = user.memberships.filter(role=Role.OWNER).values("club")
     others = Membership.objects.filter(club__in=owned, role=Role.OWNER).exclude(user=user)
     alone = Club.objects.filter(pk__in=owned).exclude(pk__in=others.values("club"))

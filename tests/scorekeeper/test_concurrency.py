@@ -15,6 +15,8 @@ from django.urls import reverse
 from scorekeeper.models import Event, Hand, Membership, Role, Round
 from tests.factories import make_game, make_user
 
+PASSWORD = "a-long-test-password"  # make_user's
+
 # slow: threads racing on committed data.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -125,3 +127,23 @@ def test_two_owners_demoting_each_other_at_once_leave_the_club_one_owner():
     assert all(response.status_code < 500 for response in responses), responses
     owners = Membership.objects.filter(club=club, role=Role.OWNER)
     assert owners.count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_co_owners_deleting_their_accounts_at_once_leave_the_club_an_owner(attempt):
+    game = make_game(players=3)
+    club, ann = game.club, game.created_by
+    ben = make_user()
+    Membership.objects.create(club=club, user=ben, role=Role.OWNER)
+    url = reverse("account_delete")
+    responses = race(
+        [
+            lambda who=who: logged_in_client(who).post(url, {"password": PASSWORD})
+            for who in (ann, ben)
+        ]
+    )
+    assert sorted(response.status_code for response in responses) == [200, 302]
+    refused = next(response for response in responses if response.status_code == 200)
+    assert "only owner" in refused.content.decode()
+    assert club.owner() in (ann, ben)
+    assert Membership.objects.filter(club=club, role=Role.OWNER).count() == 1

@@ -251,15 +251,14 @@ def test_two_clients_behind_the_proxy_are_throttled_apart(stack, seeded):
     """The lockout by address counts the client's address (X-Forwarded-For), not the proxy's."""
     username = seeded["tables"][THROTTLE_TABLE]["tablets"][1]
     guesser, neighbour = session_from("127.0.0.3"), session_from("127.0.0.4")
-    # Five usernames, a wrong password each: no account is locked, the guesser's address is.
+    # Five wrong passwords for the account: it is locked at the guesser's address...
     statuses = [
-        log_in_attempt(guesser, stack, "ab"[n % 2], f"nobody-{n}", "guess").status_code
-        for n in range(5)
+        log_in_attempt(guesser, stack, "ab"[n % 2], username, "guess").status_code for n in range(5)
     ]
     assert statuses == [200, 200, 200, 200, 429]
     assert log_in_attempt(guesser, stack, "b", username, seeded["password"]).status_code == 429
 
-    # The neighbour, from another address through the same proxy, logs in to that account.
+    # ...not at the neighbour's, another address through the same proxy.
     logged_in = log_in_attempt(neighbour, stack, "a", username, seeded["password"])
     assert logged_in.status_code == 302
     assert neighbour.get(f"{stack.url}/accounts/settings/", headers=on("b")).status_code == 200

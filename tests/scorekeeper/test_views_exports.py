@@ -339,6 +339,17 @@ def test_the_import_command_refuses_with_a_reason(tmp_path, game, arguments, mes
     assert Club.objects.count() == clubs
 
 
+def test_a_club_with_no_owner_has_none_and_the_import_command_says_so(tmp_path, game):
+    path = tmp_path / "club.json"
+    path.write_text(archive.club_export_json(game.club))
+    empty = make_club()
+    empty.memberships.all().delete()  # as nothing in the app leaves a club
+    assert empty.owner() is None
+    with pytest.raises(CommandError, match="has no owner"):
+        call_command("club_import", str(path), "--club", str(empty.pk))
+    assert not empty.players.exists()
+
+
 def test_the_import_command_makes_no_club_from_a_bad_file(tmp_path):
     make_user("importer")
     path = tmp_path / "club.json"

@@ -30,7 +30,10 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 target = self._club(document, club, user, name)
-                counts = services.club_import(user=target.owner(), club=target, document=document)
+                owner = target.owner()
+                if owner is None:
+                    raise CommandError(f"Club {target.pk} has no owner to import as.")
+                counts = services.club_import(user=owner, club=target, document=document)
         except services.ActionRefused as refusal:
             raise CommandError(str(refusal)) from None
         rows = ", ".join(f"{count} {model}" for model, count in counts.items())
