@@ -162,8 +162,10 @@ AUTHENTICATION_BACKENDS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
-# The name an authenticator app shows beside the account's codes (two-factor sign-in).
+# The name an authenticator app shows beside the account's codes (two-factor sign-in). The
+# admin lists members' devices (staff remove a lost phone's) but never shows their secrets.
 OTP_TOTP_ISSUER = "Shanghai Scorekeeper"
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # Password guessers are slowed down: after DJANGO_LOGIN_ATTEMPTS failed logins, from one address
 # or for one account, logins are refused for DJANGO_LOGIN_LOCKOUT_MINUTES (django-axes). Sign-ups,

@@ -212,3 +212,13 @@ def test_the_admin_lets_staff_in_with_their_code_only(client, staff):
     response = client.post(reverse("login_code"), {"code": app_code(key)})
     assert response["Location"] == "/admin/"
     assert client.get("/admin/").status_code == 200
+
+
+def test_staff_see_a_members_devices_in_the_admin_but_never_their_secret(client, staff):
+    member_key, _ = two_factor_turn_on(make_user())
+    log_in_with_code(client, staff, two_factor_turn_on(staff)[0])
+    device = TOTPDevice.objects.get(key=member_key)
+    page = client.get(reverse("admin:otp_totp_totpdevice_change", args=[device.pk]))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert member_key not in body and b32encode(unhexlify(member_key)).decode() not in body
