@@ -1,4 +1,13 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
+
+
+class StaffAdminConfig(admin_apps.AdminConfig):
+    """Django's admin, on a site that asks staff for two-factor sign-in (named in
+    INSTALLED_APPS; not this module's default, which stays ScorekeeperConfig)."""
+
+    default = False
+    default_site = "scorekeeper.admin_site.StaffAdminSite"
 
 
 class ScorekeeperConfig(AppConfig):

@@ -70,7 +70,8 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "scorekeeper",
-    "django.contrib.admin",
+    # The admin asks staff for two-factor sign-in (scorekeeper/admin_site.py).
+    "scorekeeper.apps.StaffAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -80,6 +81,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "django_tasks_db",
+    # Two-factor sign-in: an authenticator app (TOTP) and one-time recovery codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
 ]
 
 MIDDLEWARE = [
@@ -95,6 +100,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -156,6 +162,10 @@ AUTHENTICATION_BACKENDS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+# The name an authenticator app shows beside the account's codes (two-factor sign-in). The
+# admin lists members' devices (staff remove a lost phone's) but never shows their secrets.
+OTP_TOTP_ISSUER = "Shanghai Scorekeeper"
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # Password guessers are slowed down: after DJANGO_LOGIN_ATTEMPTS failed logins for one account
 # from one address, or DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS from one address, logins are refused

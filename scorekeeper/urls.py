@@ -18,6 +18,7 @@ from .views import (
     seasons,
     tonight,
     tv,
+    two_factor,
 )
 
 urlpatterns = [
@@ -32,6 +33,11 @@ urlpatterns = [
     path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path("accounts/password_change/", accounts.password_change, name="password_change"),
     path("accounts/login/", accounts.log_in, name="login"),
+    path("accounts/login/code/", two_factor.login_code, name="login_code"),
+    path("accounts/email/confirm/<str:token>/", accounts.email_confirm, name="email_confirm"),
+    path("accounts/two-factor/", two_factor.two_factor_enable, name="two_factor_enable"),
+    path("accounts/two-factor/codes/", two_factor.two_factor_codes, name="two_factor_codes"),
+    path("accounts/two-factor/off/", two_factor.two_factor_disable, name="two_factor_disable"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("clubs/new/", clubs.club_new, name="club_new"),

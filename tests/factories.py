@@ -3,6 +3,8 @@ tests share: a snapshot of every row a view could write, and what a refusal must
 
 import dataclasses
 import html
+import time
+from binascii import unhexlify
 from contextlib import contextmanager
 from itertools import count
 from pathlib import Path
@@ -11,6 +13,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django.urls import reverse
+from django_otp.oath import TOTP
+from django_otp.util import random_hex
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
@@ -40,6 +44,31 @@ JUNK = "ZZ ?? <b>&</b> 🂡 " * 40  # 500-odd characters nobody can read as card
 def make_user(username: str | None = None, password: str = "a-long-test-password"):
     username = username or f"user{next(_serial)}"
     return get_user_model().objects.create_user(username=username, password=password)
+
+
+def app_code(key: str, steps_ahead: int = 1) -> str:
+    """The code an authenticator app given `key` (hex) shows, computed by django-otp's own TOTP,
+    `steps_ahead` steps of 30 s from now (a code already used, by its step, is refused again)."""
+    app = TOTP(unhexlify(key))
+    app.time = time.time() + 30 * steps_ahead
+    return f"{app.token():06d}"
+
+
+def two_factor_turn_on(user, password: str = "a-long-test-password") -> tuple[str, list[str]]:
+    """Two-factor sign-in turned on for `user` by the service the page calls: the app's key
+    and the recovery codes."""
+    key = random_hex(20)
+    codes = services.two_factor_enable(
+        user=user, password=password, key=key, code=app_code(key, steps_ahead=0)
+    )
+    return key, codes
+
+
+def log_in_with_code(client, user, key: str, steps_ahead: int = 1):
+    """Log in through the forms, the password then the app's code; the code step's answer."""
+    form = {"username": user.get_username(), "password": "a-long-test-password"}
+    assert client.post(reverse("login"), form)["Location"] == reverse("login_code")
+    return client.post(reverse("login_code"), {"code": app_code(key, steps_ahead)})
 
 
 def make_club(user=None, name: str | None = None) -> Club:
@@ -443,6 +472,7 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
         "rules summary": reverse("rules_summary", args=[profile.pk]),
         "profile form": reverse("profile_edit", args=[profile.pk]),
         "account": reverse("account"),
+        "two-factor sign-in": reverse("two_factor_enable"),
         "standings": reverse("club_standings", args=[club.pk]),
         # Sorted by one of the columns shown on asking: every column is shown.
         "standings, every column": f"{reverse('club_standings', args=[club.pk])}?sort=-best",

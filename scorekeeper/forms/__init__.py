@@ -4,7 +4,15 @@ One module a subject: accounts (signing up, logging in, e-mail, deletion), clubs
 players, seasons, starting a table, importing a club), members (the invite code, roles), tables
 (the round screen's taps and score entry), profiles, checks (the meld checker) and photos."""
 
-from .accounts import AccountDeleteForm, EmailForm, LoginForm, SignupForm
+from .accounts import (
+    AccountDeleteForm,
+    CodeForm,
+    EmailForm,
+    LoginForm,
+    PasswordConfirmForm,
+    SignupForm,
+    TwoFactorEnableForm,
+)
 from .checks import CheckForm, GoingDownForm, LayOffForm, melds_clean
 from .clubs import (
     ClubForm,
@@ -34,12 +42,14 @@ __all__ = [
     "CheckForm",
     "ClubForm",
     "ClubImportForm",
+    "CodeForm",
     "GameStartForm",
     "GoingDownForm",
     "InviteForm",
     "JoinForm",
     "LayOffForm",
     "LoginForm",
+    "PasswordConfirmForm",
     "PhotoForm",
     "UploadedPhoto",
     "PlayerForm",
@@ -52,6 +62,7 @@ __all__ = [
     "SignupForm",
     "StandingsForm",
     "TimeZoneForm",
+    "TwoFactorEnableForm",
     "VersionedForm",
     "WentOutForm",
     "melds_clean",

@@ -24,12 +24,48 @@ class LoginForm(AuthenticationForm):
         username.validators.append(MaxLengthValidator(username.max_length))
 
 
+def password_field(label: str = "Your password, to confirm") -> forms.CharField:
+    return forms.CharField(widget=forms.PasswordInput, label=label, max_length=200)
+
+
 class EmailForm(forms.Form):
+    """A new address is confirmed from its own mailbox before resets go to it."""
+
     email = forms.EmailField(
         required=False,
         label="E-mail address",
-        help_text="Only to reset a forgotten password; leave empty for none.",
+        help_text="Only to reset a forgotten password; leave empty for none. A new address "
+        "gets a link to confirm it.",
     )
+    password = password_field()
+
+    def __init__(self, *args, **kwargs):
+        # Several forms of the account page ask for the password: each its own ids.
+        super().__init__(*args, auto_id="email_%s", **kwargs)
+
+
+class PasswordConfirmForm(forms.Form):
+    """Only the password again, before a change to how the account signs in."""
+
+    password = password_field()
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label="Code",
+        max_length=40,
+        help_text="The six digits your authenticator app shows, or one of your recovery codes.",
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autofocus": True}),
+    )
+
+
+class TwoFactorEnableForm(forms.Form):
+    code = forms.CharField(
+        label="The six digits your app shows",
+        max_length=10,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )
+    password = password_field()
 
 
 class AccountDeleteForm(forms.Form):

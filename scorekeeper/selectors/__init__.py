@@ -33,6 +33,7 @@ from .tables import (
     tv_link_for,
     tv_link_version,
 )
+from .two_factor import recovery_codes_left, two_factor_device
 
 __all__ = [
     "Board",
@@ -57,4 +58,6 @@ __all__ = [
     "table_version_for_member",
     "tv_link_version",
     "tv_link_for",
+    "recovery_codes_left",
+    "two_factor_device",
 ]

@@ -16,6 +16,9 @@ transaction and the worker runs once, however often it is started."""
 from .accounts import (
     account_delete,
     account_email_change,
+    account_email_confirm,
+    account_notice_send,
+    email_change_read,
     session_remember,
     sessions_end_others,
 )
@@ -68,6 +71,13 @@ from .scores import round_edit, round_score
 from .seasons import game_play_again, season_close, season_share, season_unshare
 from .tables import hand_mark_down, may_i_spend, round_record_went_out, shanghai_record
 from .tv_links import club_tv_link_create, club_tv_link_revoke, tv_link_create, tv_link_revoke
+from .two_factor import (
+    WrongCode,
+    two_factor_disable,
+    two_factor_enable,
+    two_factor_recovery_codes_new,
+    two_factor_verify,
+)
 from .undo import action_undo
 
 __all__ = [
@@ -77,6 +87,9 @@ __all__ = [
     "RoleRefused",
     "account_delete",
     "account_email_change",
+    "account_email_confirm",
+    "account_notice_send",
+    "email_change_read",
     "StaleState",
     "WrongPassword",
     "action_undo",
@@ -135,4 +148,9 @@ __all__ = [
     "tv_link_revoke",
     "upload_keep",
     "upload_read",
+    "WrongCode",
+    "two_factor_disable",
+    "two_factor_enable",
+    "two_factor_recovery_codes_new",
+    "two_factor_verify",
 ]

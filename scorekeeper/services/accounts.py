@@ -1,7 +1,15 @@
-"""A member's own account: the e-mail address for password resets, and leaving for good."""
+"""A member's own account: the e-mail address for password resets (a new one confirmed from its
+own mailbox), notices of changes to the old one, and leaving for good."""
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
+from django.core import signing
+from django.core.mail import send_mail
 from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from scorekeeper.models import Club, MemberSession, Membership, Role
 
@@ -9,12 +17,106 @@ from .polls import poll_passes_revoke
 from .refusals import ActionRefused, WrongPassword
 from .roles import club_lock
 
+EMAIL_CONFIRM_SALT = "scorekeeper.accounts.email_confirm"
+
+# What each notice to the account's address says changed (its subject, then its first line).
+NOTICES = {
+    "password": "Your password was changed",
+    "email": "A new e-mail address was asked for",
+    "email_removed": "Your e-mail address was removed",
+    "two_factor_on": "Two-factor sign-in was turned on",
+    "two_factor_off": "Two-factor sign-in was turned off",
+}
+
+
+def account_notice_send(*, user, change: str, address: str = "", new_address: str = "") -> None:
+    """Tell the account's address (or `address`, the one it had) that `change` (a key of
+    NOTICES) was made: someone else at an unattended tablet is found out by its owner."""
+    address = address or user.email
+    if not address:
+        return
+    subject = f"Shanghai Scorekeeper: {NOTICES[change].lower()}"
+    context = {"user": user, "change": change, "new_address": new_address}
+    body = render_to_string("registration/account_notice_email.txt", context)
+    send_mail(subject, body, None, [address])
+
+
+def _password_mark(user) -> str:
+    """A short digest of the password's hash: a link made before the password changed dies."""
+    return salted_hmac(EMAIL_CONFIRM_SALT, user.password, algorithm="sha256").hexdigest()[:16]
+
+
+def account_email_change(*, user, email: str, password: str, site: str) -> bool:
+    """Change the address password resets are sent to, once the password confirms it. A new
+    address only takes its place when the link mailed to it is opened (account_email_confirm);
+    until then resets still go to the old one, which is told of the change. An empty `email`
+    removes the address at once. `site` is the scheme and host the link starts with. Returns
+    whether a link was sent (False: the address was removed, or was already this one)."""
+    if not user.check_password(password):
+        raise WrongPassword("That is not your password, so the address was not changed.")
+    email = email.strip()
+    if email.lower() == user.email.lower():
+        return False
+    if not email:
+        old = user.email
+        with transaction.atomic():
+            user.email = ""
+            user.save(update_fields=["email"])
+        account_notice_send(user=user, change="email_removed", address=old)
+        return False
+    claim = {"user": user.pk, "from": user.email, "to": email, "mark": _password_mark(user)}
+    token = signing.dumps(claim, salt=EMAIL_CONFIRM_SALT, compress=True)
+    context = {
+        "user": user,
+        "link": site + reverse("email_confirm", args=[token]),
+        "days": settings.PASSWORD_RESET_TIMEOUT // (60 * 60 * 24),
+    }
+    account_notice_send(user=user, change="email", new_address=email)
+    body = render_to_string("registration/email_confirm_email.txt", context)
+    send_mail("Confirm your e-mail address for Shanghai Scorekeeper", body, None, [email])
+    return True
+
+
+def email_change_read(*, token: str, for_update: bool = False):
+    """The account and the new address a confirmation link names, or ActionRefused when the
+    link is broken, older than the password reset's timeout, or made before the account's
+    address or password last changed (a link already used, too)."""
+    try:
+        claim = signing.loads(
+            token, salt=EMAIL_CONFIRM_SALT, max_age=settings.PASSWORD_RESET_TIMEOUT
+        )
+    except signing.SignatureExpired:
+        raise ActionRefused(
+            "This link is too old: ask for the change again on your account page."
+        ) from None
+    except signing.BadSignature:
+        raise ActionRefused(
+            "This link is not whole: copy all of it from the e-mail, or ask for the change "
+            "again on your account page."
+        ) from None
+    users = get_user_model().objects
+    # Under a lock when it is confirmed: two clicks at once change the address once.
+    user = (users.select_for_update() if for_update else users).filter(pk=claim["user"]).first()
+    if (
+        user is None
+        or user.email != claim["from"]
+        or not constant_time_compare(_password_mark(user), claim["mark"])
+    ):
+        raise ActionRefused(
+            "This link no longer works: it was used already, or the account's address or "
+            "password changed since it was sent."
+        )
+    return user, claim["to"]
+
 
 @transaction.atomic
-def account_email_change(*, user, email: str) -> None:
-    """Set (or clear, with "") the address password resets are sent to."""
-    user.email = email.strip()
+def account_email_confirm(*, token: str):
+    """Give the account the new address its confirmation link names (see email_change_read);
+    returns the account."""
+    user, email = email_change_read(token=token, for_update=True)
+    user.email = email
     user.save(update_fields=["email"])
+    return user
 
 
 @transaction.atomic

@@ -1,4 +1,7 @@
-"""Accounts: signing up, and a member's own settings (e-mail, password, leaving for good)."""
+"""Accounts: signing up, logging in, and a member's own settings (e-mail, password, leaving for
+good). Two-factor sign-in's pages are in views/two_factor.py."""
+
+import time
 
 from django.conf import settings
 from django.contrib import messages
@@ -7,17 +10,61 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import get_usage
 from django_ratelimit.decorators import ratelimit
 
 from scorekeeper import selectors, services
-from scorekeeper.forms import AccountDeleteForm, EmailForm, LoginForm, SignupForm
+from scorekeeper.forms import (
+    AccountDeleteForm,
+    EmailForm,
+    LoginForm,
+    PasswordConfirmForm,
+    SignupForm,
+)
 from scorekeeper.views.errors import too_many_attempts
 
-log_in = auth_views.LoginView.as_view(authentication_form=LoginForm)
+# Who typed the right password in this browser, when, and where to go next: with two-factor
+# sign-in on, the account is logged in only when its code follows (views/two_factor.py).
+LOGIN_PENDING = "login_pending"
+
+
+def _next_address(request: HttpRequest) -> str:
+    """Where a log-in goes on to: `next` when it is an address of this site, else home."""
+    address = request.POST.get("next", request.GET.get("next", ""))
+    if url_has_allowed_host_and_scheme(
+        address, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return address
+    return resolve_url(settings.LOGIN_REDIRECT_URL)
+
+
+@sensitive_post_parameters()
+@never_cache
+@require_http_methods(["GET", "POST"])
+def log_in(request: HttpRequest) -> HttpResponse:
+    """Django's log-in form (wrong passwords counted by django-axes). An account with two-factor
+    sign-in is not logged in yet: the code is asked for next (login_code)."""
+    form = LoginForm(request, data=request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        user = form.get_user()
+        if selectors.two_factor_device(user) is None:
+            login(request, user)
+            return redirect(_next_address(request))
+        request.session[LOGIN_PENDING] = {
+            "user": user.pk,
+            "backend": user.backend,
+            "next": _next_address(request),
+            "at": time.time(),
+        }
+        return redirect("login_code")
+    next_address = request.POST.get("next", request.GET.get("next", ""))
+    return render(request, "registration/login.html", {"form": form, "next": next_address})
 
 
 @require_http_methods(["GET", "POST"])
@@ -67,32 +114,84 @@ def password_change(request: HttpRequest) -> HttpResponse:
     form = getattr(response, "context_data", {}).get("form")
     if request.method == "POST" and form is not None and form.has_error("old_password"):
         _password_guesses(request, count=True)
+    if request.method == "POST" and response.status_code == 302:
+        services.account_notice_send(user=request.user, change="password")
     return response
 
 
-def _account_page(request, *, email_form=None, delete_form=None, status=200):
+def account_page(
+    request, *, email_form=None, delete_form=None, off_form=None, codes_form=None, status=200
+):
+    """The account page, with the forms a refused change is shown in."""
     context = {
         "email_form": email_form or EmailForm(initial={"email": request.user.email}),
         "delete_form": delete_form or AccountDeleteForm(),
         "other_browsers": selectors.other_browsers(
             user=request.user, session_key=request.session.session_key
         ),
+        "two_factor": selectors.two_factor_device(request.user),
+        "recovery_codes_left": selectors.recovery_codes_left(request.user),
+        # Each form of the page that asks for the password has ids of its own.
+        "off_form": off_form or PasswordConfirmForm(auto_id="off_%s"),
+        "codes_form": codes_form or PasswordConfirmForm(auto_id="codes_%s"),
     }
     return render(request, "registration/account.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@ratelimit(key="user", rate="10/h", method="POST")
 def account(request: HttpRequest) -> HttpResponse:
-    """The e-mail address password resets go to; links to change the password or leave."""
+    """The e-mail address password resets go to, changed with the password; a new one is
+    confirmed from its own mailbox. Links to change the password, two-factor sign-in, leave."""
     if request.method == "GET":
-        return _account_page(request)
+        return account_page(request)
+    if _too_many_guesses(request):
+        return too_many_attempts(request)
     form = EmailForm(request.POST)
     if not form.is_valid():
-        return _account_page(request, email_form=form)
-    services.account_email_change(user=request.user, email=form.cleaned_data["email"])
-    messages.success(request, "Saved your e-mail address.")
+        return account_page(request, email_form=form)
+    old, new = request.user.email, form.cleaned_data["email"].strip()
+    try:
+        sent = services.account_email_change(
+            user=request.user,
+            email=new,
+            password=form.cleaned_data["password"],
+            site=request.build_absolute_uri("/").rstrip("/"),
+        )
+    except services.WrongPassword as refusal:
+        _password_guesses(request, count=True)
+        form.add_error("password", str(refusal))
+        return account_page(request, email_form=form)
+    if sent:
+        messages.success(
+            request,
+            f"We sent a link to {new}: your address changes when you open it. Until then "
+            + (f"password resets go to {old}." if old else "there is none."),
+        )
+    elif not new and old:
+        messages.success(request, "Removed your e-mail address.")
+    else:
+        messages.info(request, "That is your address already.")
     return redirect("account")
+
+
+@require_http_methods(["GET", "POST"])
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to a new address: the address is the account's once the button is
+    pressed (a mail scanner opening the link changes nothing). It needs no log-in: the link,
+    signed for this account and its address, is the proof."""
+    try:
+        account, email = services.email_change_read(token=token)
+        if request.method == "POST":
+            services.account_email_confirm(token=token)
+    except services.ActionRefused as refusal:
+        return render(request, "registration/email_confirm.html", {"refusal": str(refusal)})
+    if request.method == "GET":
+        context = {"account": account, "email": email}
+        return render(request, "registration/email_confirm.html", context)
+    messages.success(request, f"Password resets now go to {email}.")
+    return redirect("account" if request.user.is_authenticated else "login")
 
 
 @require_POST
@@ -113,7 +212,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
             logout(request)
             messages.success(request, "Your account is deleted. The games you played are kept.")
             return redirect("login")
-    return _account_page(request, delete_form=form)
+    return account_page(request, delete_form=form)
 
 
 def _email(group: str, request: HttpRequest) -> str:

@@ -20,7 +20,7 @@ from scorekeeper.models import (
     TableMeld,
 )
 from scorekeeper.services import tv_link_create
-from tests.factories import make_game, play_round
+from tests.factories import log_in_with_code, make_game, play_round, two_factor_turn_on
 
 # slow: every admin page.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -28,8 +28,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 @pytest.fixture
 def staff(client):
+    """A superuser logged in as the admin asks: the password, then the app's code."""
     user = get_user_model().objects.create_superuser("boss", password="a-long-test-password")
-    client.force_login(user)
+    key, _ = two_factor_turn_on(user)
+    log_in_with_code(client, user, key)
     return user
 
 

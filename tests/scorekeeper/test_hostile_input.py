@@ -264,7 +264,11 @@ ENDPOINTS: dict[str, Endpoint] = {
         {"old_password": "name", "new_password1": "name", "new_password2": "name"},
     ),
     "password_reset": Endpoint(fixed("password_reset"), {"email": "email"}),
-    "account": Endpoint(fixed("account"), {"email": "email"}),
+    "account": Endpoint(fixed("account"), {"email": "email", "password": "name"}),
+    "login_code": Endpoint(fixed("login_code"), {"code": "name"}),
+    "two_factor_enable": Endpoint(fixed("two_factor_enable"), {"code": "name", "password": "name"}),
+    "two_factor_codes": Endpoint(fixed("two_factor_codes"), {"password": "name"}),
+    "two_factor_disable": Endpoint(fixed("two_factor_disable"), {"password": "name"}),
     "account_delete": Endpoint(fixed("account_delete"), {"password": "name"}),
     "club": Endpoint(club("club"), {"page": "int"}, method="get"),
     "club_new": Endpoint(fixed("club_new"), {"name": "name", "time_zone": "time_zone"}),
@@ -378,6 +382,7 @@ NOT_FORMS = {
     "password_reset_done": "a page, no input",
     "password_reset_complete": "a page, no input",
     "password_reset_confirm": "Django's own view; its address is a token Django checks",
+    "email_confirm": "a button; its address is a signed token (test_views_accounts)",
 }
 
 

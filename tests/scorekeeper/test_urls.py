@@ -1,7 +1,7 @@
 """Every address of scorekeeper/urls.py is answered by a view written with `def` at the top of
 a module of scorekeeper/views, with its decorators: grep finds it, and a traceback names it.
 No view is made by a factory (STYLE.md, convention 12). Django's class-based auth views, ours
-(log_in, password_reset) and those of django.contrib.auth.urls, are the one exception; the
+(password_reset) and those of django.contrib.auth.urls, are the one exception; the
 admin site's views are Django's own."""
 
 import sys

@@ -50,9 +50,15 @@ def test_sign_up_with_an_optional_email(client):
     assert get_user_model().objects.get(username="ben").email == ""
 
 
-def test_a_forgotten_password_is_reset_by_email(client):
+def make_user_with_email(email: str):
     user = make_user()
-    services.account_email_change(user=user, email="cat@example.org")
+    user.email = email
+    user.save(update_fields=["email"])
+    return user
+
+
+def test_a_forgotten_password_is_reset_by_email(client):
+    user = make_user_with_email("cat@example.org")
     response = client.post(reverse("password_reset"), {"email": "cat@example.org"})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
@@ -71,18 +77,109 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail(client):
     assert mail.outbox == []
 
 
-def test_change_the_email_and_the_password(client, user):
-    response = client.post(reverse("account"), {"email": "dev@example.org"})
-    assert response.status_code == 302
-    user.refresh_from_db()
-    assert user.email == "dev@example.org"
-    assert client.post(reverse("account"), {"email": "not an address"}).status_code == 200
-    user.refresh_from_db()
-    assert user.email == "dev@example.org"
+def test_change_the_password_and_the_old_address_is_told(client):
+    user = make_user_with_email("ann@example.org")
+    client.force_login(user)
     new = {"old_password": PASSWORD, "new_password1": "Sh4nghai-2", "new_password2": "Sh4nghai-2"}
     assert client.post(reverse("password_change"), new).status_code == 302
     user.refresh_from_db()
     assert user.check_password("Sh4nghai-2")
+    [notice] = mail.outbox
+    assert notice.to == ["ann@example.org"]
+    assert "password was changed" in notice.subject
+    assert "someone knows your password" in notice.body
+
+
+def reset_mails(client, address: str) -> list[str]:
+    """Who the password reset asked for `address` mailed."""
+    before = len(mail.outbox)
+    client.post(reverse("password_reset"), {"email": address}, REMOTE_ADDR="10.3.0.1")
+    return [to for message in mail.outbox[before:] for to in message.to]
+
+
+def test_a_new_address_is_the_accounts_only_once_its_link_is_opened(client):
+    user = make_user_with_email("ann@example.org")
+    client.force_login(user)
+    page = client.get(reverse("account")).content.decode()
+    assert 'name="password"' in page and "Your password, to confirm" in page
+
+    data = {"email": "ann@elsewhere.example", "password": PASSWORD}
+    response = client.post(reverse("account"), data, follow=True)
+    assert "We sent a link to ann@elsewhere.example" in response.content.decode()
+    user.refresh_from_db()
+    assert user.email == "ann@example.org"
+    notice, confirmation = mail.outbox
+    assert notice.to == ["ann@example.org"]
+    assert "ann@elsewhere.example" in notice.body and "someone knows your password" in notice.body
+    assert confirmation.to == ["ann@elsewhere.example"]
+    link = re.search(r"https?://\S+", confirmation.body).group(0)
+
+    # Until the link is opened, a reset goes to the old address only.
+    assert reset_mails(client, "ann@elsewhere.example") == []
+    assert reset_mails(client, "ann@example.org") == ["ann@example.org"]
+
+    client.logout()  # the link needs no log-in: opened on the phone the mail came to
+    opened = client.get(link)
+    assert "Use this address" in opened.content.decode()
+    user.refresh_from_db()
+    assert user.email == "ann@example.org"  # opening it (a mail scanner, say) changes nothing
+    assert client.post(link).status_code == 302
+    user.refresh_from_db()
+    assert user.email == "ann@elsewhere.example"
+    assert reset_mails(client, "ann@elsewhere.example") == ["ann@elsewhere.example"]
+    assert reset_mails(client, "ann@example.org") == []
+    # Used once; it no longer works.
+    assert "no longer works" in client.post(link).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("password", "email", "error"),
+    [
+        ("wrong-password", "eve@example.org", "not your password, so the address was not"),
+        ("", "eve@example.org", "This field is required."),
+        (PASSWORD, "not an address", "Enter a valid email address."),
+    ],
+)
+def test_the_address_is_not_changed_without_the_password(client, password, email, error):
+    user = make_user_with_email("ann@example.org")
+    client.force_login(user)
+    response = client.post(reverse("account"), {"email": email, "password": password})
+    assert response.status_code == 200
+    assert error in response.content.decode()
+    user.refresh_from_db()
+    assert user.email == "ann@example.org"
+    assert mail.outbox == []
+
+
+def test_an_old_link_dies_when_the_address_or_the_password_changed(client):
+    user = make_user_with_email("ann@example.org")
+    client.force_login(user)
+    links = []
+    for address in ("first@example.org", "second@example.org"):
+        client.post(reverse("account"), {"email": address, "password": PASSWORD})
+        links.append(re.search(r"https?://\S+", mail.outbox[-1].body).group(0))
+    client.post(links[1])
+    assert "no longer works" in client.post(links[0]).content.decode()
+    client.post(reverse("account"), {"email": "third@example.org", "password": PASSWORD})
+    third = re.search(r"https?://\S+", mail.outbox[-1].body).group(0)
+    user.refresh_from_db()
+    user.set_password("Sh4nghai-2")
+    user.save(update_fields=["password"])
+    assert "no longer works" in client.post(third).content.decode()
+    assert "not whole" in client.post(third[:-5] + "/").content.decode()
+    user.refresh_from_db()
+    assert user.email == "second@example.org"
+
+
+def test_removing_the_address_tells_it(client):
+    user = make_user_with_email("ann@example.org")
+    client.force_login(user)
+    response = client.post(reverse("account"), {"email": "", "password": PASSWORD}, follow=True)
+    assert "Removed your e-mail address." in response.content.decode()
+    user.refresh_from_db()
+    assert user.email == ""
+    [notice] = mail.outbox
+    assert notice.to == ["ann@example.org"] and "was removed" in notice.subject
 
 
 def test_deleting_an_account_keeps_the_finished_games_for_the_others(client):
@@ -171,11 +268,13 @@ def test_invite_code_guesses_are_limited_per_account(client, user):
 def password_typed(where: str, password: str) -> dict:
     if where == "account_delete":
         return {"password": password}
+    if where == "account":
+        return {"email": "eve@example.org", "password": password}
     new = "N3w-secret!"
     return {"old_password": password, "new_password1": new, "new_password2": new}
 
 
-@pytest.mark.parametrize("where", ["account_delete", "password_change"])
+@pytest.mark.parametrize("where", ["account_delete", "password_change", "account"])
 def test_password_guesses_to_delete_or_change_are_locked_out_like_the_login(client, where):
     user = make_user("eve-in-a-borrowed-session")
     client.force_login(user)
@@ -186,6 +285,7 @@ def test_password_guesses_to_delete_or_change_are_locked_out_like_the_login(clie
     assert "Too many attempts" in response.content.decode()
     user.refresh_from_db()
     assert user.check_password(PASSWORD)  # neither deleted nor changed
+    assert user.email == ""
 
 
 def test_a_right_password_to_change_it_is_not_counted(client):

@@ -43,6 +43,11 @@ ENDPOINTS = {
     "sessions_end": ("-", "signed-in"),
     "password_reset": ("anyone", "anyone"),
     "login": ("anyone", "anyone"),
+    "login_code": ("anyone", "anyone"),
+    "email_confirm": ("anyone", "anyone"),
+    "two_factor_enable": ("signed-in", "signed-in"),
+    "two_factor_codes": ("-", "signed-in"),
+    "two_factor_disable": ("-", "signed-in"),
     "logout": ("-", "anyone"),
     "password_change": ("signed-in", "signed-in"),
     "password_change_done": ("signed-in", "-"),
@@ -173,6 +178,7 @@ def build_club_world(media: Path):
     taken = services.upload_keep(photo=UploadedPhoto(JPEG, 1, 1), user=people["viewer"]).id
     tokens = {"tv": link.token, "shared": season.share_token, "task": taken}
     tokens["tonight"] = club.tv_token
+    tokens["accounts"] = "not-a-token"  # an e-mail confirmation link (test_views_accounts)
     return objects, tokens, people
 
 

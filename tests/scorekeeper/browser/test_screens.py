@@ -38,6 +38,9 @@ ANONYMOUS_PAGES = {
     "password reset sent": "/accounts/password_reset/done/",
     "password reset link": "/accounts/reset/MQ/not-a-token/",
     "password reset done": "/accounts/reset/done/",
+    # With nothing pending, the log-in again (the code's page is test_two_factor's).
+    "log-in code": "/accounts/login/code/",
+    "e-mail confirmation link": "/accounts/email/confirm/not-a-token/",
 }
 
 # What has a name in the URLs but is no page: writes (POST only), files and pictures, what a page
@@ -52,6 +55,7 @@ NOT_PAGES = {
     *("went_out", "score", "undo", "score_photo", "melds_record", "lay_off", "table_photo"),
     *("photo_reading", "cards_preview", "checker_photo", "checker_photo_reading"),
     *("tonight_tv_link_create", "tonight_tv_link_revoke", "service_worker"),
+    *("two_factor_codes", "two_factor_disable"),
 }
 
 # What a finger taps: buttons, links styled as buttons, menus and boxes (checkboxes and radios
