@@ -199,6 +199,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "429.html"
+# Nor is an authenticator code, right or wrong, kept in the attempts log.
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "code"]
 
 
 def cache_settings(url: str) -> dict:

@@ -7,6 +7,7 @@ from base64 import b32encode
 from binascii import unhexlify
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
@@ -138,8 +139,12 @@ def test_wrong_codes_count_as_failed_logins_and_lock_the_account_out(client, set
     assert response.status_code == 429
     assert "Too many attempts" in response.content.decode()
     assert not signed_in(client)
-    # The password step is locked too, for the account.
-    assert client.post(reverse("login"), form, REMOTE_ADDR="10.4.0.2").status_code == 429
+    # The password step is locked too, for the account at this address; the owner's own
+    # tablet, at another, still gets to the code step.
+    assert client.post(reverse("login"), form).status_code == 429
+    elsewhere = client.post(reverse("login"), form, REMOTE_ADDR="10.4.0.2")
+    assert elsewhere.status_code == 302
+    assert elsewhere["Location"] == reverse("login_code")
 
 
 def test_a_code_right_after_a_wrong_one_waits(client):
@@ -222,3 +227,12 @@ def test_staff_see_a_members_devices_in_the_admin_but_never_their_secret(client,
     assert page.status_code == 200
     body = page.content.decode()
     assert member_key not in body and b32encode(unhexlify(member_key)).decode() not in body
+
+
+def test_a_wrong_code_is_not_kept_in_the_attempts_log(client):
+    user = make_user()
+    two_factor_turn_on(user)
+    client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
+    client.post(reverse("login_code"), {"code": "917364"})
+    attempt = AccessAttempt.objects.get()
+    assert "917364" not in attempt.post_data
