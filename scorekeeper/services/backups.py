@@ -35,6 +35,7 @@ VERSION = 1
 # Rebuilt by `migrate` or of no use in another database.
 NOT_KEPT = ["contenttypes", "auth.permission", "sessions"]
 MAX_FILES = 100_000
+MAX_MANIFEST = 64 << 20
 CHUNK = 1 << 20
 
 
@@ -108,7 +109,7 @@ def backup_write(*, path: Path) -> BackupWritten:
         ):
             digests = {}
             with _snapshot():
-                migrations = _migrations()
+                migrations, taken = _migrations(), timezone.now()
                 dump = Path(folder) / "database.json"
                 with dump.open("w", encoding="utf-8") as rows:
                     _dump(rows)
@@ -128,7 +129,7 @@ def backup_write(*, path: Path) -> BackupWritten:
             manifest = {
                 "format": FORMAT,
                 "version": VERSION,
-                "created_at": timezone.now().isoformat(),
+                "created_at": taken.isoformat(),
                 "migrations": migrations,
                 "files": digests,
             }
@@ -182,16 +183,16 @@ def _unpack(path: Path, folder: Path) -> tuple[dict, dict[str, Path]]:
                 # Under a name of our own (loaddata reads the rows' format from theirs).
                 own = "database.json" if member.name == "database.json" else f"{len(unpacked)}"
                 target = folder / own
-                digest = hashlib.sha256()
-                with archive.extractfile(member) as source, target.open("wb") as out:
-                    while chunk := source.read(CHUNK):
-                        digest.update(chunk)
-                        out.write(chunk)
-                unpacked[member.name], digests[member.name] = target, digest.hexdigest()
+                with archive.extractfile(member) as source:
+                    digests[member.name] = _copy(source, target)
+                unpacked[member.name] = target
     except (tarfile.TarError, EOFError, OSError) as error:
         raise ActionRefused(f"This file is not a readable backup ({error}).") from None
     try:
-        manifest = json.loads(unpacked.pop("manifest.json").read_bytes())
+        listing = unpacked.pop("manifest.json")
+        if listing.stat().st_size > MAX_MANIFEST:
+            raise ValueError("a manifest this large lists more than MAX_FILES")
+        manifest = json.loads(listing.read_bytes())
     except (KeyError, ValueError):
         raise ActionRefused("This file is not a backup of this app: it has no manifest.") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
@@ -209,6 +210,30 @@ def _unpack(path: Path, folder: Path) -> tuple[dict, dict[str, Path]]:
     if changed:
         raise ActionRefused(f"This backup was changed or damaged after it was made: {changed[0]}.")
     return manifest, unpacked
+
+
+def _copy(source, target: Path) -> str:
+    """Copy the archive's file `source` to `target` a chunk at a time; its SHA-256."""
+    digest = hashlib.sha256()
+    try:
+        out = target.open("wb")
+    except OSError as error:
+        raise _unpacking_refused(error) from None
+    with out:
+        while chunk := source.read(CHUNK):  # a damaged archive raises here
+            digest.update(chunk)
+            try:
+                out.write(chunk)
+            except OSError as error:  # the temporary folder's disk is full, say
+                raise _unpacking_refused(error) from None
+    return digest.hexdigest()
+
+
+def _unpacking_refused(error: OSError) -> ActionRefused:
+    return ActionRefused(
+        f"The backup could not be unpacked to a temporary folder ({error}): set TMPDIR to a "
+        "folder with room for it."
+    )
 
 
 def backup_restore(*, path: Path) -> dict:

@@ -2,8 +2,10 @@
 
 import io
 import json
+import os
 import tarfile
 import threading
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from django.urls import reverse
 
 from scorekeeper.models import Club, Event, Game, Photo, PhotoStatus
 from scorekeeper.services.backups import database_dump
-from tests.factories import make_game, play_round, run_tasks
+from tests.factories import kept_photo, make_game, play_round, run_tasks
 
 PHOTO = Path(__file__).resolve().parents[1] / "recognition" / "photos" / "phone_010.jpg"
 # slow: whole backups written and restored.
@@ -215,3 +217,21 @@ def test_the_backup_reads_one_snapshot(club_night, tmp_path):
     with tarfile.open(path) as archive:
         rows = json.loads(archive.extractfile("database.json").read())
     assert sum(row["model"] == "scorekeeper.game" for row in rows) == games
+
+
+def test_a_restore_holds_no_photo_in_memory(club_night, media, tmp_path):
+    """Read from the archive and written to the store a chunk at a time: a restore's memory
+    does not grow with the photos (before, it held every file of the backup at once)."""
+    size = 16 << 20
+    kept_photo(club_night, content=os.urandom(size))
+    path = tmp_path / "club.tar.gz"
+    call_command("backup", str(path), stdout=io.StringIO())
+    wipe(media)
+    tracemalloc.start()
+    try:
+        call_command("restore", str(path), stdout=io.StringIO())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert Photo.objects.count() == 2
+    assert peak < size / 2
