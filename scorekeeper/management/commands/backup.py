@@ -20,8 +20,10 @@ class Command(BaseCommand):
     def handle(self, *args, path, **options):
         path = Path(path or f"scorekeeper-{timezone.now():%Y%m%d-%H%M%S}.tar.gz")
         try:
-            manifest = backup_write(path=path)
+            written = backup_write(path=path)
         except ActionRefused as refusal:
             raise CommandError(str(refusal)) from None
-        photos = len(manifest["files"]) - 1
+        for skipped in written.skipped:
+            self.stdout.write(f"Skipped {skipped}")
+        photos = len(written.manifest["files"]) - 1
         self.stdout.write(f"Wrote {path}: the database and {photos} photo(s).")
