@@ -37,12 +37,14 @@ def standings_recounting(club: Club) -> bool:
 @dataclass(frozen=True)
 class ScoreCell:
     """A seat's score for one finished contract, and what it tells: whether the seat went out
-    (in one turn or not) and how many discards it claimed with a Shanghai."""
+    (in one turn or not), how many discards it claimed with a Shanghai and how many of its own
+    discards it protected with one."""
 
     points: int | None
     went_out: bool = False
     rummy: bool = False
     shanghai_claims: int = 0
+    shanghai_protects: int = 0
 
 
 @dataclass
@@ -56,13 +58,17 @@ class SeatLine:
     place: int = 0
     rounds_won: int = 0
     may_i_used: int = 0
-    shanghai_calls: int = 0
+    # A Shanghai claim takes another's discard; a Shanghai protect keeps one's own from being
+    # taken (RULES.md, "Shanghai"): two counts, never added up into one.
+    shanghai_claims: int = 0
+    shanghai_protects: int = 0
     hand: Hand | None = None
     is_dealer: bool = False
     plays_first: bool = False
-    # This round only: the melds the seat laid and its Shanghai calls.
+    # This round only: the melds the seat laid, its Shanghai claims and protects.
     melds: list[TableMeld] = field(default_factory=list)
-    round_shanghai_calls: int = 0
+    round_shanghai_claims: int = 0
+    round_shanghai_protects: int = 0
 
     @property
     def may_i_left(self) -> int:
@@ -179,13 +185,19 @@ def _board(
     house_rules = game.house_rules
     lines = {seat.pk: SeatLine(seat=seat) for seat in seats}
     claims = {}  # by round id, then seat id: the claims a Shanghai bonus rewards
+    protects = {}  # by round id, then seat id
     current = next((round_ for round_ in rounds if round_.finished_at is None), None)
     for round_id, seat_id, kind, count in calls:
-        lines[seat_id].shanghai_calls += count
-        if current is not None and round_id == current.pk:
-            lines[seat_id].round_shanghai_calls += count
+        line = lines[seat_id]
+        this_round = current is not None and round_id == current.pk
         if kind == Event.Kind.SHANGHAI_CLAIM:
             claims.setdefault(round_id, {})[seat_id] = count
+            line.shanghai_claims += count
+            line.round_shanghai_claims += count if this_round else 0
+        else:
+            protects.setdefault(round_id, {})[seat_id] = count
+            line.shanghai_protects += count
+            line.round_shanghai_protects += count if this_round else 0
     for round_ in rounds:
         round_hands = hands[round_.pk]
         scores = {}
@@ -203,6 +215,7 @@ def _board(
                         went_out=went_out,
                         rummy=went_out and round_.rummy,
                         shanghai_claims=claims.get(round_.pk, {}).get(seat_id, 0),
+                        shanghai_protects=protects.get(round_.pk, {}).get(seat_id, 0),
                     )
                 )
                 line.total += scores.get(seat_id, 0)
