@@ -16,6 +16,7 @@ from .views import (
     players,
     profiles,
     seasons,
+    sheets,
     tonight,
     tv,
     two_factor,
@@ -80,6 +81,7 @@ urlpatterns = [
     path("tables/<int:pk>/score/photo/", photos.score_photo, name="score_photo"),
     path("tables/<int:pk>/rounds/<int:number>/edit/", games.round_edit, name="round_edit"),
     path("tables/<int:pk>/history/", games.history, name="history"),
+    path("tables/<int:pk>/sheet.png", sheets.game_sheet, name="game_sheet"),
     path("tables/<int:pk>/check/", checker.table_check, name="table_check"),
     path("tables/<int:pk>/melds/", melds.melds_record, name="melds_record"),
     path("tables/<int:pk>/lay-off/", melds.lay_off, name="lay_off"),
@@ -90,6 +92,7 @@ urlpatterns = [
     path("photos/<int:pk>/reading/", photos.photo_reading, name="photo_reading"),
     path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),
     path("clubs/<int:pk>/tonight/", tonight.club_tonight, name="club_tonight"),
+    path("clubs/<int:pk>/tonight/sheet.png", sheets.tonight_sheet, name="tonight_sheet"),
     path(
         "clubs/<int:pk>/tonight/tv-link/",
         tonight.tonight_tv_link_create,

@@ -807,3 +807,59 @@ document.addEventListener("scorekeeper:shown", () => {
     box.dispatchEvent(new Event("input", { bubbles: true }));
   });
 });
+
+// The sheet to send (share.html): through the tablet's share sheet, the picture where it can
+// share files, else the text; with no share sheet the link downloads the picture by itself. The
+// picture is fetched when the link shows, so that the share sheet opens within the tap.
+(function () {
+  "use strict";
+
+  const pictures = new WeakMap(); // link -> Promise of the picture as a File
+
+  function picture(link) {
+    if (!pictures.has(link)) {
+      const name = link.getAttribute("download") || "sheet.png";
+      const file = fetch(link.href, { credentials: "same-origin" })
+        .then((response) => (response.ok ? response.blob() : Promise.reject(response.status)))
+        .then((blob) => new File([blob], name, { type: "image/png" }));
+      file.catch(() => {}); // a failed fetch falls back to the download when tapped
+      pictures.set(link, file);
+    }
+    return pictures.get(link);
+  }
+
+  function prepare() {
+    if (!navigator.share) return;
+    document.querySelectorAll("a[data-share]").forEach(picture);
+    document.querySelectorAll("button[data-share-text]").forEach((button) => (button.hidden = false));
+  }
+  document.addEventListener("DOMContentLoaded", prepare);
+  document.addEventListener("htmx:afterSettle", prepare);
+
+  // Closing the share sheet is no failure; a share refused shows the picture instead.
+  const refused = (href) => (error) => {
+    if (error?.name !== "AbortError" && href) window.location.assign(href);
+  };
+
+  document.addEventListener("click", async (event) => {
+    const text = event.target.closest("button[data-share-text]");
+    if (text && navigator.share) {
+      navigator.share({ title: text.dataset.shareTitle, text: text.dataset.shareText }).catch(refused());
+      return;
+    }
+    const link = event.target.closest("a[data-share]");
+    if (!link || !navigator.share) return; // the link downloads the picture
+    event.preventDefault();
+    const about = { title: link.dataset.shareTitle, text: link.dataset.shareText };
+    let file = null;
+    try {
+      file = await picture(link);
+    } catch {
+      window.location.assign(link.href); // not fetched: shown as the link would
+      return;
+    }
+    const files = [file];
+    const share = navigator.canShare?.({ files }) ? { ...about, files } : about;
+    navigator.share(share).catch(refused(link.href));
+  });
+})();

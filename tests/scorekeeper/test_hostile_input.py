@@ -366,6 +366,8 @@ NOT_FORMS = {
     "history": "a list, no input",
     "tv": "its address is its only input (test_views_screens)",
     "club_tonight": "a page and its poll, no input",
+    "game_sheet": "a picture, no input",
+    "tonight_sheet": "a picture, no input",
     "tonight_tv": "its address is its only input (test_views_tonight)",
     "shared_standings": "its address is its input; the same StandingsForm as season_standings",
     "photo": "an image, no input",
