@@ -21,6 +21,7 @@ from scorekeeper.models import (
     Hand,
     Membership,
     PhotoStatus,
+    Player,
     Recount,
     Round,
     Seat,
@@ -498,29 +499,43 @@ def tv_link_for(game: Game) -> TableLink | None:
 def changes_since(game: Game, version: int, *, user=None, most: int = 3) -> list[str]:
     """What other screens did to the table since it was at `version`, newest first: every write
     moves the version on by one and leaves one event in the history. A score save or edit says
-    who made it and which contract ("Ben saved contract 3"), `user` being "you"; a tap says
-    what the history says ("Ann went down")."""
+    who made it and which contract ("Ben saved contract 3": the player of the club that the
+    member said is them, else the account's name), `user` being "you"; a tap says what the
+    history says ("Ann went down")."""
     current = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
     behind = min((current or 0) - version, most)
     if behind <= 0:
         return []
-    events = game.events.select_related("round", "created_by").order_by("-pk")[:behind]
-    return [_change(event, user) for event in events]
+    events = list(game.events.select_related("round", "created_by").order_by("-pk")[:behind])
+    saved_by = {event.created_by_id for event in events if event.kind in _SAVES}
+    players = {}
+    if saved_by - {None}:
+        players = dict(
+            Player.objects.filter(club_id=game.club_id, account_id__in=saved_by).values_list(
+                "account_id", "name"
+            )
+        )
+    return [_change(event, user, players) for event in events]
 
 
-def _change(event: Event, user) -> str:
-    """One change made on another screen, in a few words."""
-    saves = {
-        Event.Kind.ROUND_SCORED: "saved contract {number}",
-        Event.Kind.SCORE_EDITED: "corrected contract {number}'s scores",
-    }
-    if event.kind not in saves or event.round is None:
+_SAVES = {
+    Event.Kind.ROUND_SCORED: "saved contract {number}",
+    Event.Kind.SCORE_EDITED: "corrected contract {number}'s scores",
+}
+
+
+def _change(event: Event, user, players: dict[int, str]) -> str:
+    """One change made on another screen, in a few words; `players` names the accounts that
+    are a player of the table's club."""
+    if event.kind not in _SAVES or event.round is None:
         return event.description
     if user is not None and event.created_by_id == user.pk:
         who = "you"
+    elif event.created_by_id in players:
+        who = players[event.created_by_id]
     else:
         who = event.created_by.get_username() if event.created_by else "someone"
-    return f"{who} {saves[event.kind].format(number=event.round.number)}"
+    return f"{who} {_SAVES[event.kind].format(number=event.round.number)}"
 
 
 def other_browsers(*, user, session_key: str) -> int:

@@ -367,6 +367,8 @@ NOT_FORMS = {
     "tv": "its address is its only input (test_views_screens)",
     "club_tonight": "a page and its poll, no input",
     "game_sheet": "a picture, no input",
+    "player_me": "a button, no input",
+    "player_unlink": "a button, no input",
     "tonight_sheet": "a picture, no input",
     "tonight_tv": "its address is its only input (test_views_tonight)",
     "shared_standings": "its address is its input; the same StandingsForm as season_standings",

@@ -110,6 +110,8 @@ ENDPOINTS = {
     "season_unshare": ("-", "owner"),
     "shared_standings": ("anyone", "-"),
     "player": ("viewer", "-"),
+    "player_me": ("-", "viewer"),
+    "player_unlink": ("-", "viewer"),
     "play_again": ("-", "scorer"),
     "checker": ("signed-in", "signed-in"),
     "cards_preview": ("signed-in", "-"),

@@ -233,6 +233,19 @@ def test_a_stale_score_save_names_who_saved_which_contract(client, member, game)
     assert "Contract 2 of 7" in body
 
 
+def test_a_stale_score_save_names_the_player_the_member_said_is_them(client, member, game):
+    ben = make_user("ben")
+    Membership.objects.create(club=game.club, user=ben, role=Role.SCORER)
+    services.player_account_link(player=seats(game)[1].player, user=ben)
+    act(services.round_record_went_out, game, seat=seats(game)[0])
+    typed = score_data(game)
+    play_round_scores(game, user=ben)
+    response = client.post(reverse("score", args=[game.pk]), typed, headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    named = f"On another screen a moment ago: {seats(game)[1].player} saved contract 1."
+    assert named in text_of(response)
+
+
 def test_a_stale_save_of_ones_own_other_screen_says_you(client, member, game):
     act(services.round_record_went_out, game, seat=seats(game)[0])
     typed = score_data(game)
