@@ -814,18 +814,21 @@ document.addEventListener("scorekeeper:shown", () => {
 (function () {
   "use strict";
 
-  const pictures = new WeakMap(); // link -> Promise of the picture as a File
+  // The picture as a File, promised, by address and text: a poll that swaps the page in anew
+  // fetches it again only once the sheet changed (its text says so).
+  const pictures = new Map();
 
   function picture(link) {
-    if (!pictures.has(link)) {
+    const key = `${link.href}\n${link.dataset.shareText}`;
+    if (!pictures.has(key)) {
       const name = link.getAttribute("download") || "sheet.png";
       const file = fetch(link.href, { credentials: "same-origin" })
         .then((response) => (response.ok ? response.blob() : Promise.reject(response.status)))
         .then((blob) => new File([blob], name, { type: "image/png" }));
-      file.catch(() => {}); // a failed fetch falls back to the download when tapped
-      pictures.set(link, file);
+      file.catch(() => pictures.delete(key)); // tried again at the tap, else downloaded
+      pictures.set(key, file);
     }
-    return pictures.get(link);
+    return pictures.get(key);
   }
 
   function prepare() {
@@ -835,6 +838,15 @@ document.addEventListener("scorekeeper:shown", () => {
   }
   document.addEventListener("DOMContentLoaded", prepare);
   document.addEventListener("htmx:afterSettle", prepare);
+
+  // The text to send stays open when a poll swaps the night in anew.
+  let open = [];
+  document.addEventListener("htmx:beforeSwap", () => {
+    open = [...document.querySelectorAll("details.share-text[open]")].map((details) => details.id);
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    open.forEach((id) => document.getElementById(id)?.setAttribute("open", ""));
+  });
 
   // Closing the share sheet is no failure; a share refused shows the picture instead.
   const refused = (href) => (error) => {
