@@ -26,7 +26,7 @@ class SeasonPlace:
 @dataclass
 class Own:
     players: list[Player]  # one a club, with its club
-    tables: list[Game] = field(default_factory=list)  # newest first, each with `own_seat`
+    tables: list[Game] = field(default_factory=list)  # newest first, each with `own_result`
     seasons: list[SeasonPlace] = field(default_factory=list)  # newest first
 
 
@@ -46,8 +46,7 @@ def own_for(user, *, last: int = 10) -> Own:
         .order_by("-started_at", "-pk")[:last]
     )
     for game in tables:
-        game.own_seat = next(seat for seat in game.seats.all() if seat.player_id in by_id)
-        game.own_result = next(iter(game.results.all()), None)
+        game.own_result = next(iter(game.results.all()), None)  # once finished
     return Own(players=players, tables=tables, seasons=_season_places(players, by_id))
 
 
