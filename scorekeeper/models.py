@@ -132,13 +132,25 @@ class Player(models.Model):
     # standings, but no longer in the roster nor offered for new tables.
     retired = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The member who said "This is me": one account a player (this one field), one player an
+    # account in each club (the constraint). Unlinked when they leave the club.
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
 
     objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint("club", Lower("name"), name="player_unique_name_per_club")
+            models.UniqueConstraint("club", Lower("name"), name="player_unique_name_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "account"], name="player_one_per_account_per_club"
+            ),
         ]
 
     def __str__(self):

@@ -400,12 +400,15 @@ def act(service, game: Game, **kwargs):
 
 
 def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
-    """A club with five players and three tables: one in play (May I?s, one of them taken back,
-    melds and Shanghai calls on the table, a TV link), one whose round is being scored, one
-    finished (a Shanghai claim in its first contract), and four short tables finished (one
-    contract each), so that every player is rated. Returns each page type's URL."""
+    """A club with five players, the first of them the user's ("This is me"), and three tables:
+    one in play (May I?s, one of them taken back, melds and Shanghai claims on the table, a TV
+    link), one whose round is being scored, one finished (a Shanghai claim in its first
+    contract), and four short tables finished (one contract each), so that every player is
+    rated. Returns each page type's URL."""
     club = make_club(user, name=club)
     seated = [make_player(club, name) for name in players]
+    # The user is the first player: the home page shows their tables and seasons.
+    services.player_account_link(player=seated[0], user=user)
     profile = club.profiles.get()
 
     def start(rules_profile=profile):

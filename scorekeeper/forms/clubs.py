@@ -117,6 +117,11 @@ class SeasonForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
+    def __init__(self, *args, **kwargs):
+        # The club page holds the player form too: its ids must not be the same (id_name).
+        kwargs.setdefault("auto_id", "id_season_%s")
+        super().__init__(*args, **kwargs)
+
     def clean(self):
         cleaned = super().clean()
         starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")

@@ -131,6 +131,12 @@ def _tables_rated(season: Season | None, before=None) -> Subquery:
     return Subquery(tables.order_by().values("player").annotate(count=Count("pk")).values("count"))
 
 
+def standing_key(*, wins: int, games: int, total: int) -> tuple[float, float, int]:
+    """How TIE_BREAK orders players (smallest first): the higher win rate, then the lower
+    average final total, then more games; players with equal keys share a place."""
+    return (-wins / games, total / games, -games)
+
+
 def sort_key(sort: str):
     column = COLUMNS[sort.removeprefix("-")]
     return lambda line: getattr(line, column.attribute)
@@ -188,7 +194,7 @@ def standings_for(
         )
         for player in players
     ]
-    ranked = sorted(lines, key=lambda line: (-line.win_rate, line.average_total, -line.games))
+    ranked = sorted(lines, key=_key)
     shown = [line for line in ranked if line.games >= min_games]
     _place(shown)
     if sort.removeprefix("-") not in COLUMNS:
@@ -206,11 +212,14 @@ def standings_for(
     )
 
 
+def _key(line: Standing) -> tuple[float, float, int]:
+    return standing_key(wins=line.wins, games=line.games, total=line.total)
+
+
 def _place(ranked: list[Standing]) -> None:
     for index, line in enumerate(ranked):
-        key = (line.win_rate, line.average_total, line.games)
         previous = ranked[index - 1] if index else None
-        if previous and key == (previous.win_rate, previous.average_total, previous.games):
+        if previous and _key(line) == _key(previous):
             line.place = previous.place
         else:
             line.place = index + 1

@@ -21,6 +21,7 @@ from scorekeeper.models import (
     Hand,
     Membership,
     PhotoStatus,
+    Player,
     Recount,
     Round,
     Seat,
@@ -37,12 +38,14 @@ def standings_recounting(club: Club) -> bool:
 @dataclass(frozen=True)
 class ScoreCell:
     """A seat's score for one finished contract, and what it tells: whether the seat went out
-    (in one turn or not) and how many discards it claimed with a Shanghai."""
+    (in one turn or not), how many discards it claimed with a Shanghai and how many of its own
+    discards it protected with one."""
 
     points: int | None
     went_out: bool = False
     rummy: bool = False
     shanghai_claims: int = 0
+    shanghai_protects: int = 0
 
 
 @dataclass
@@ -56,13 +59,17 @@ class SeatLine:
     place: int = 0
     rounds_won: int = 0
     may_i_used: int = 0
-    shanghai_calls: int = 0
+    # A Shanghai claim takes another's discard; a Shanghai protect keeps one's own from being
+    # taken (RULES.md, "Shanghai"): two counts, never added up into one.
+    shanghai_claims: int = 0
+    shanghai_protects: int = 0
     hand: Hand | None = None
     is_dealer: bool = False
     plays_first: bool = False
-    # This round only: the melds the seat laid and its Shanghai calls.
+    # This round only: the melds the seat laid, its Shanghai claims and protects.
     melds: list[TableMeld] = field(default_factory=list)
-    round_shanghai_calls: int = 0
+    round_shanghai_claims: int = 0
+    round_shanghai_protects: int = 0
 
     @property
     def may_i_left(self) -> int:
@@ -179,13 +186,19 @@ def _board(
     house_rules = game.house_rules
     lines = {seat.pk: SeatLine(seat=seat) for seat in seats}
     claims = {}  # by round id, then seat id: the claims a Shanghai bonus rewards
+    protects = {}  # by round id, then seat id
     current = next((round_ for round_ in rounds if round_.finished_at is None), None)
     for round_id, seat_id, kind, count in calls:
-        lines[seat_id].shanghai_calls += count
-        if current is not None and round_id == current.pk:
-            lines[seat_id].round_shanghai_calls += count
+        line = lines[seat_id]
+        this_round = current is not None and round_id == current.pk
         if kind == Event.Kind.SHANGHAI_CLAIM:
             claims.setdefault(round_id, {})[seat_id] = count
+            line.shanghai_claims += count
+            line.round_shanghai_claims += count if this_round else 0
+        else:
+            protects.setdefault(round_id, {})[seat_id] = count
+            line.shanghai_protects += count
+            line.round_shanghai_protects += count if this_round else 0
     for round_ in rounds:
         round_hands = hands[round_.pk]
         scores = {}
@@ -203,6 +216,7 @@ def _board(
                         went_out=went_out,
                         rummy=went_out and round_.rummy,
                         shanghai_claims=claims.get(round_.pk, {}).get(seat_id, 0),
+                        shanghai_protects=protects.get(round_.pk, {}).get(seat_id, 0),
                     )
                 )
                 line.total += scores.get(seat_id, 0)
@@ -485,29 +499,43 @@ def tv_link_for(game: Game) -> TableLink | None:
 def changes_since(game: Game, version: int, *, user=None, most: int = 3) -> list[str]:
     """What other screens did to the table since it was at `version`, newest first: every write
     moves the version on by one and leaves one event in the history. A score save or edit says
-    who made it and which contract ("Ben saved contract 3"), `user` being "you"; a tap says
-    what the history says ("Ann went down")."""
+    who made it and which contract ("Ben saved contract 3": the player of the club that the
+    member said is them, else the account's name), `user` being "you"; a tap says what the
+    history says ("Ann went down")."""
     current = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
     behind = min((current or 0) - version, most)
     if behind <= 0:
         return []
-    events = game.events.select_related("round", "created_by").order_by("-pk")[:behind]
-    return [_change(event, user) for event in events]
+    events = list(game.events.select_related("round", "created_by").order_by("-pk")[:behind])
+    saved_by = {event.created_by_id for event in events if event.kind in _SAVES}
+    players = {}
+    if saved_by - {None}:
+        players = dict(
+            Player.objects.filter(club_id=game.club_id, account_id__in=saved_by).values_list(
+                "account_id", "name"
+            )
+        )
+    return [_change(event, user, players) for event in events]
 
 
-def _change(event: Event, user) -> str:
-    """One change made on another screen, in a few words."""
-    saves = {
-        Event.Kind.ROUND_SCORED: "saved contract {number}",
-        Event.Kind.SCORE_EDITED: "corrected contract {number}'s scores",
-    }
-    if event.kind not in saves or event.round is None:
+_SAVES = {
+    Event.Kind.ROUND_SCORED: "saved contract {number}",
+    Event.Kind.SCORE_EDITED: "corrected contract {number}'s scores",
+}
+
+
+def _change(event: Event, user, players: dict[int, str]) -> str:
+    """One change made on another screen, in a few words; `players` names the accounts that
+    are a player of the table's club."""
+    if event.kind not in _SAVES or event.round is None:
         return event.description
     if user is not None and event.created_by_id == user.pk:
         who = "you"
+    elif event.created_by_id in players:
+        who = players[event.created_by_id]
     else:
         who = event.created_by.get_username() if event.created_by else "someone"
-    return f"{who} {saves[event.kind].format(number=event.round.number)}"
+    return f"{who} {_SAVES[event.kind].format(number=event.round.number)}"
 
 
 def other_browsers(*, user, session_key: str) -> int:

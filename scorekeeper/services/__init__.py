@@ -51,6 +51,7 @@ from .photos import (
     upload_keep,
     upload_read,
 )
+from .player_accounts import player_account_link, player_account_unlink
 from .polls import poll_passes_revoke, poll_version_publish
 from .ratings import (
     ratings_replay,
@@ -82,6 +83,8 @@ from .undo import action_undo
 
 __all__ = [
     "ActionRefused",
+    "player_account_link",
+    "player_account_unlink",
     "ImportRefused",
     "PhotoStoreUnavailable",
     "RoleRefused",

@@ -8,6 +8,7 @@ from django.db import transaction
 from scorekeeper.models import Club, Membership, Role, new_invite_code
 
 from .audit import owner_action_record
+from .player_accounts import player_accounts_drop
 from .polls import poll_passes_revoke
 from .refusals import ActionRefused
 from .roles import club_lock, role_require
@@ -74,6 +75,7 @@ def member_remove(*, membership: Membership, user) -> None:
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     _owner_stays(membership, f"{membership.user} is the club's only owner.")
     poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
+    player_accounts_drop(club_id=membership.club_id, user_id=membership.user_id)
     membership.delete()
     owner_action_record(
         club_id=membership.club_id, user=user, summary=f"took {membership.user} out of the club"
@@ -89,4 +91,5 @@ def member_leave(*, club: Club, user) -> None:
         raise ActionRefused(f"You are not a member of {club}.")
     _owner_stays(membership, f"You are the only owner of {club}.")
     poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
+    player_accounts_drop(club_id=membership.club_id, user_id=membership.user_id)
     membership.delete()

@@ -15,6 +15,7 @@ from scorekeeper.forms import (
     TimeZoneForm,
 )
 from scorekeeper.models import Club, Game, Role
+from scorekeeper.selectors import home as home_selectors
 from scorekeeper.selectors import standings
 from scorekeeper.views.access import club_or_404
 
@@ -29,7 +30,8 @@ def home(request: HttpRequest) -> HttpResponse:
         .select_related("club")
         .prefetch_related("seats__player")[:10]
     )
-    return render(request, "home.html", {"clubs": clubs, "tables": tables})
+    own = home_selectors.own_for(request.user)
+    return render(request, "home.html", {"clubs": clubs, "tables": tables, "own": own})
 
 
 @require_http_methods(["GET", "POST"])

@@ -23,7 +23,7 @@ from scorekeeper.forms import (
     row_id,
 )
 from scorekeeper.models import Role
-from scorekeeper.selectors import bgstats, charts, photos, polling
+from scorekeeper.selectors import bgstats, charts, photos, polling, sheets
 from scorekeeper.views.access import game_or_404
 from scorekeeper.views.writes import form_refusal, saved_message
 
@@ -77,10 +77,19 @@ def table_page(
         "tv_link": None if request.htmx else selectors.tv_link_for(game),
         "totals_chart": charts.running_totals_chart(board),
         "bgstats_url": bgstats.bgstats_url(game, board) if game.finished_at else "",
+        **_final_sheet(game, board),
         **keypad(board),
     }
     template = "game.html#table" if request.htmx else "game.html"
     return render(request, template, context, status=status)
+
+
+def _final_sheet(game, board) -> dict:
+    """Game over's sheet to send, as text on the page; its picture is the same sheet drawn."""
+    if not game.finished_at:
+        return {}
+    sheet = sheets.table_sheet(game, board)
+    return {"sheet": sheet, "sheet_text": sheets.sheet_text(sheet)}
 
 
 def keypad(board):

@@ -1,10 +1,12 @@
-"""A player's page: their record for a season or all time."""
+"""A player's page: their record for a season or all time, and "This is me"."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
 
+from scorekeeper import services
 from scorekeeper.forms import row_id
 from scorekeeper.selectors import standings
 from scorekeeper.views.access import player_or_404
@@ -22,3 +24,29 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {"player": player, "club": player.club, "seasons": seasons, "record": record}
     template = "player.html#record" if request.htmx else "player.html"
     return render(request, template, context)
+
+
+@require_POST
+@login_required
+def player_me(request: HttpRequest, pk: int) -> HttpResponse:
+    player = player_or_404(request, pk)
+    try:
+        services.player_account_link(player=player, user=request.user)
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"Saved: you are {player} at {player.club}'s tables.")
+    return redirect(player)
+
+
+@require_POST
+@login_required
+def player_unlink(request: HttpRequest, pk: int) -> HttpResponse:
+    player = player_or_404(request, pk)
+    try:
+        services.player_account_unlink(player=player, user=request.user)
+    except services.ActionRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"Saved: {player} is no member's player now.")
+    return redirect(player)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import services
 from scorekeeper.models import Role
-from scorekeeper.selectors import tonight
+from scorekeeper.selectors import sheets, tonight
 
 from .access import club_or_404
 
@@ -26,7 +26,13 @@ def _night_page(request: HttpRequest, context: dict, status: int = 200) -> HttpR
 @login_required
 def club_tonight(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk)
-    return _night_page(request, {"club": club, "tonight": tonight.tonight_for(club=club)})
+    night = tonight.tonight_for(club=club)
+    context = {"club": club, "tonight": night}
+    if any(table.finished for table in night.tables):
+        # The night's sheet to send, as text on the page; its picture is the same sheet drawn.
+        sheet = sheets.night_sheet(night)
+        context |= {"sheet": sheet, "sheet_text": sheets.sheet_text(sheet)}
+    return _night_page(request, context)
 
 
 @require_GET

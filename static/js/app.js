@@ -807,3 +807,71 @@ document.addEventListener("scorekeeper:shown", () => {
     box.dispatchEvent(new Event("input", { bubbles: true }));
   });
 });
+
+// The sheet to send (share.html): through the tablet's share sheet, the picture where it can
+// share files, else the text; with no share sheet the link downloads the picture by itself. The
+// picture is fetched when the link shows, so that the share sheet opens within the tap.
+(function () {
+  "use strict";
+
+  // The picture as a File, promised, by address and text: a poll that swaps the page in anew
+  // fetches it again only once the sheet changed (its text says so).
+  const pictures = new Map();
+
+  function picture(link) {
+    const key = `${link.href}\n${link.dataset.shareText}`;
+    if (!pictures.has(key)) {
+      const name = link.getAttribute("download") || "sheet.png";
+      const file = fetch(link.href, { credentials: "same-origin" })
+        .then((response) => (response.ok ? response.blob() : Promise.reject(response.status)))
+        .then((blob) => new File([blob], name, { type: "image/png" }));
+      file.catch(() => pictures.delete(key)); // tried again at the tap, else downloaded
+      pictures.set(key, file);
+    }
+    return pictures.get(key);
+  }
+
+  function prepare() {
+    if (!navigator.share) return;
+    document.querySelectorAll("a[data-share]").forEach(picture);
+    document.querySelectorAll("button[data-share-text]").forEach((button) => (button.hidden = false));
+  }
+  document.addEventListener("DOMContentLoaded", prepare);
+  document.addEventListener("htmx:afterSettle", prepare);
+
+  // The text to send stays open when a poll swaps the night in anew.
+  let open = [];
+  document.addEventListener("htmx:beforeSwap", () => {
+    open = [...document.querySelectorAll("details.share-text[open]")].map((details) => details.id);
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    open.forEach((id) => document.getElementById(id)?.setAttribute("open", ""));
+  });
+
+  // Closing the share sheet is no failure; a share refused shows the picture instead.
+  const refused = (href) => (error) => {
+    if (error?.name !== "AbortError" && href) window.location.assign(href);
+  };
+
+  document.addEventListener("click", async (event) => {
+    const text = event.target.closest("button[data-share-text]");
+    if (text && navigator.share) {
+      navigator.share({ title: text.dataset.shareTitle, text: text.dataset.shareText }).catch(refused());
+      return;
+    }
+    const link = event.target.closest("a[data-share]");
+    if (!link || !navigator.share) return; // the link downloads the picture
+    event.preventDefault();
+    const about = { title: link.dataset.shareTitle, text: link.dataset.shareText };
+    let file = null;
+    try {
+      file = await picture(link);
+    } catch {
+      window.location.assign(link.href); // not fetched: shown as the link would
+      return;
+    }
+    const files = [file];
+    const share = navigator.canShare?.({ files }) ? { ...about, files } : about;
+    navigator.share(share).catch(refused(link.href));
+  });
+})();

@@ -447,15 +447,17 @@
       const row = rowOf(valueOf(item, "seat"));
       if (!row) return false;
       const tally = row.querySelector(".tally");
-      let badge = tally.querySelector(".badge.calls");
-      const calls = (badge ? parseInt(badge.textContent, 10) || 0 : 0) + 1;
+      // No discarder: the seat protected its own discard; else it claimed another's.
+      const kind = valueOf(item, "discarder") ? "claim" : "protect";
+      let badge = tally.querySelector(`.badge.${kind}s`);
+      const count = (badge ? parseInt(badge.textContent, 10) || 0 : 0) + 1;
       if (!badge) {
         badge = document.createElement("span");
-        badge.className = "badge calls";
+        badge.className = `badge ${kind}s`;
         tally.append(badge);
       }
       badge.classList.add("queued");
-      badge.textContent = `${calls} Shanghai call${calls === 1 ? "" : "s"}`;
+      badge.textContent = `${count} Shanghai ${kind}${count === 1 ? "" : "s"}`;
       row.querySelector("details.shanghai")?.removeAttribute("open");
       return true;
     },

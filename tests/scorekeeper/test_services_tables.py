@@ -79,7 +79,9 @@ def test_shanghai_claims_and_protects_are_events():
         (Event.Kind.SHANGHAI_PROTECT, ben.pk, None),
     ]
     board = selectors.game_board(game)
-    assert [line.shanghai_calls for line in board.lines][:2] == [1, 1]
+    # A claim and a protect are counted apart, each under its own word.
+    claims = [(line.shanghai_claims, line.shanghai_protects) for line in board.lines]
+    assert claims[:2] == [(1, 0), (0, 1)]
 
 
 def test_a_shanghai_claim_needs_a_meld_on_the_table_but_a_protect_does_not():

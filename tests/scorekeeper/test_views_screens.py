@@ -73,9 +73,14 @@ def test_each_row_shows_tokens_left_calls_and_melds_this_round(client, member, g
     body = text_of(client.get(game.get_absolute_url()))
     assert "2 May I?s left" in row_of(body, ann)
     assert "1 May I? left" in row_of(body, ben)
-    assert "2 Shanghai calls" in row_of(body, cleo)
-    assert "1 Shanghai call<" in row_of(body, ann)
-    assert "Shanghai call" not in row_of(body, ben)
+    assert "2 Shanghai claims" in row_of(body, cleo)
+    assert "1 Shanghai claim<" in row_of(body, ann)
+    assert "Shanghai claim" not in row_of(body, ben)
+    act(services.shanghai_record, game, seat=ben, discarder=None)
+    body = text_of(client.get(game.get_absolute_url()))
+    # A protect is not a claim: its own badge, its own word.
+    assert "1 Shanghai protect<" in row_of(body, ben)
+    assert "Shanghai claim" not in row_of(body, ben)
     dev_row = row_of(body, dev)
     assert f"{dev.player} laid 2 melds" in dev_row
     assert dev_row.count('class="card-face') == 6
@@ -90,7 +95,7 @@ def test_calls_and_melds_of_an_earlier_round_are_not_this_rounds(client, member,
     act(services.shanghai_record, game, seat=ben, discarder=ann)
     play_round(game)
     body = text_of(client.get(game.get_absolute_url()))
-    assert "Shanghai call" not in row_of(body, ben)
+    assert "Shanghai claim" not in row_of(body, ben)
 
 
 def scoreboard_cells(body: str, player) -> list[str]:
@@ -125,6 +130,31 @@ def test_the_scoreboard_marks_who_went_out_and_the_shanghai_claims(client, membe
     assert scoreboard_cells(body, dev.player) == ["30", "5"]
     assert body.count('<span class="mark out" aria-hidden="true">★</span>') == 2
     assert 'class="score-legend muted"' in body
+
+
+def test_a_protect_is_marked_apart_from_a_claim_and_counted_apart_at_game_over(
+    client, member, game
+):
+    ann, ben, cleo, dev = seats(game)
+    act(services.hand_mark_down, game, seat=ann)
+    act(services.shanghai_record, game, seat=ben, discarder=ann)
+    act(services.shanghai_record, game, seat=cleo, discarder=None)
+    act(services.shanghai_record, game, seat=cleo, discarder=None)
+    play_round(game, went_out=3, points=[10, 20, 30])
+    body = text_of(client.get(game.get_absolute_url()))
+    assert scoreboard_cells(body, ben.player) == ["20 S, 1 Shanghai claim"]
+    assert scoreboard_cells(body, cleo.player) == ["30 P×2, 2 Shanghai protects"]
+    assert 'title="2 Shanghai protects"' in body
+    assert "P Shanghai protect: kept one's own discard" in re.sub(r"<[^>]+>", "", body)
+
+    finish_game(game)
+    body = text_of(client.get(game.get_absolute_url()))
+    summary = body[body.index('class="summary"') :]
+    assert "<th>Shanghai claims</th><th>Shanghai protects</th>" in summary
+    assert "Shanghai calls" not in body
+    row = summary[summary.index(f"<td>{cleo.player}</td>") :]
+    # Total, rounds won, claims, protects, May I?s used.
+    assert re.findall(r"<td>(\d+)</td>", row[: row.index("</tr>")])[1:] == ["0", "0", "2", "0"]
 
 
 def test_a_table_with_nothing_scored_shows_no_marks_nor_their_legend(client, member, game):
@@ -201,6 +231,19 @@ def test_a_stale_score_save_names_who_saved_which_contract(client, member, game)
     assert "On another screen a moment ago: ben saved contract 1." in body
     assert "nothing was saved from your tap" in body
     assert "Contract 2 of 7" in body
+
+
+def test_a_stale_score_save_names_the_player_the_member_said_is_them(client, member, game):
+    ben = make_user("ben")
+    Membership.objects.create(club=game.club, user=ben, role=Role.SCORER)
+    services.player_account_link(player=seats(game)[1].player, user=ben)
+    act(services.round_record_went_out, game, seat=seats(game)[0])
+    typed = score_data(game)
+    play_round_scores(game, user=ben)
+    response = client.post(reverse("score", args=[game.pk]), typed, headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    named = f"On another screen a moment ago: {seats(game)[1].player} saved contract 1."
+    assert named in text_of(response)
 
 
 def test_a_stale_save_of_ones_own_other_screen_says_you(client, member, game):
@@ -388,8 +431,8 @@ def test_field_errors_are_tied_to_their_inputs(client):
     client.force_login(club.memberships.get().user)
     response = client.post(reverse("season_add", args=[club.pk]), {"name": "", "starts_on": "x"})
     body = response.content.decode()
-    assert 'aria-describedby="id_name_error"' in body
-    assert 'id="id_name_error"' in body
+    assert 'aria-describedby="id_season_name_error"' in body
+    assert 'id="id_season_name_error"' in body
 
 
 # The club's time zone

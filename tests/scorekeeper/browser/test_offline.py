@@ -557,3 +557,19 @@ def test_five_players_hands_restored_fit_a_landscape_tablet_with_the_save_button
     box = save.bounding_box()
     assert box["y"] + box["height"] <= TABLET["height"], box
     assert tablet.evaluate("() => document.documentElement.scrollTop") == 0
+
+
+def test_a_shanghai_with_no_connection_shows_as_a_claim_or_a_protect(
+    open_tablet, log_in, member, game
+):
+    ann = names(game)[0]
+    tablet = open_table(open_tablet, log_in, member, game)
+    tablet.context.set_offline(True)
+    row(tablet, ann).locator("summary", has_text="Shanghai!").click()
+    row(tablet, ann).get_by_role("button", name="Protected own discard").click()
+    expect(row(tablet, ann).locator(".badge.protects")).to_have_text("1 Shanghai protect")
+    expect(row(tablet, ann).locator(".badge.claims")).to_have_count(0)
+    tablet.context.set_offline(False)
+    expect(row(tablet, ann).locator(".badge.protects.queued")).to_have_count(0)  # the server's
+    expect(row(tablet, ann).locator(".badge.protects")).to_have_text("1 Shanghai protect")
+    assert count(Event.Kind.SHANGHAI_PROTECT) == 1

@@ -76,12 +76,12 @@ def test_a_whole_game_on_a_tablet(tablet, log_in):
     page.get_by_role("button", name="Save the corrected scores").click()
 
     # Ann went out 3 times (4 x 15 = 60); Ben twice (5 x 15 - 10 = 65); Cleo and Dev once (90).
-    # Columns: place, player, total, rounds won, Shanghai calls, May I?s used.
+    # Columns: place, player, total, rounds won, Shanghai claims, Shanghai protects, May I?s used.
     summary = page.locator("table.summary tbody tr")
-    expect(summary.nth(0).locator("td")).to_have_text(["1", "Ann", "60", "3", "0", "0"])
-    expect(summary.nth(1).locator("td")).to_have_text(["2", "Ben", "65", "2", "0", "1"])
-    expect(summary.nth(2).locator("td")).to_have_text(["3", "Cleo", "90", "1", "1", "0"])
-    expect(summary.nth(3).locator("td")).to_have_text(["3", "Dev", "90", "1", "0", "0"])
+    expect(summary.nth(0).locator("td")).to_have_text(["1", "Ann", "60", "3", "0", "0", "0"])
+    expect(summary.nth(1).locator("td")).to_have_text(["2", "Ben", "65", "2", "0", "0", "1"])
+    expect(summary.nth(2).locator("td")).to_have_text(["3", "Cleo", "90", "1", "1", "0", "0"])
+    expect(summary.nth(3).locator("td")).to_have_text(["3", "Dev", "90", "1", "0", "0", "0"])
     expect(page.locator(".deal")).to_contain_text("Ann wins with 60 points")
 
     game.refresh_from_db()

@@ -55,7 +55,9 @@ NOT_PAGES = {
     *("went_out", "score", "undo", "score_photo", "melds_record", "lay_off", "table_photo"),
     *("photo_reading", "cards_preview", "checker_photo", "checker_photo_reading"),
     *("tonight_tv_link_create", "tonight_tv_link_revoke", "service_worker"),
-    *("two_factor_codes", "two_factor_disable"),
+    *("two_factor_codes", "two_factor_disable", "player_me", "player_unlink"),
+    # Pictures (test_views_sheets), not pages.
+    *("game_sheet", "tonight_sheet"),
 }
 
 # What a finger taps: buttons, links styled as buttons, menus and boxes (checkboxes and radios
