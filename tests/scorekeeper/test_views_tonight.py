@@ -286,7 +286,9 @@ def test_the_tv_needs_no_account_and_has_no_buttons_nor_links_into_the_club(clie
     response = client.get(tv_url(club))
     assert response.status_code == 200
     page = text(response)
-    assert "Cat 0 · Ben 70 · Dan 140" in page
+    # Each player in a place of their own, a long name cut short on the screen, whole in its title.
+    for name, total in [("Cat", 0), ("Ben", 70), ("Dan", 140)]:
+        assert f'<span class="tv-name" title="{name}">{name}</span> {total}</span>' in page
     assert "tv.css" in page and 'class="night tv"' in page
     assert 'hx-trigger="every 10s"' in page and "data-wake" in page
     for forbidden in ("<button", "<form", 'role="button"', "Log in", "Log out"):
