@@ -292,3 +292,32 @@ def test_a_three_digit_total_is_never_covered_by_the_photo_button(open_tablet, l
     button = entry.get_by_role("button", name=re.compile("^Photo")).bounding_box()
     assert not text["clipped"], text
     assert not crossing([{"card": "total", **text}, {"card": "Photo", **button}]), (text, button)
+
+
+def test_the_keys_stay_live_while_a_photo_is_read_and_a_tap_meanwhile_is_saved_once(tablet, log_in):
+    page = tablet
+    game, ann, ben, cleo = score_entry_opened(page, log_in, may_is=0)
+    # No worker runs: Ben's photo stays being read, its poll asking every 25 ms.
+    hand_entry(page, ben.player.name).locator("input[type=file]").set_input_files(MISSED)
+    expect(hand_entry(page, ben.player.name).locator(".photo-reading")).to_be_visible()
+    # Sampled for a second of those polls: no key of the table is ever disabled.
+    disabled = page.evaluate(
+        """() => new Promise((done) => {
+          let samples = 0, disabled = 0;
+          const timer = setInterval(() => {
+            samples += 1;
+            if (document.querySelector("#table .keypad button:disabled")) disabled += 1;
+            if (samples === 50) { clearInterval(timer); done(disabled); }
+          }, 20);
+        })"""
+    )
+    assert disabled == 0
+    cleo_entry = hand_entry(page, cleo.player.name)
+    king = cleo_entry.get_by_role("button", name="K", exact=True)
+    expect(king).to_be_enabled()
+    king.click(timeout=1_000)
+    expect(cleo_entry.get_by_label("Cards", exact=True)).to_have_value("K")
+    hand_entry(page, ben.player.name).get_by_label("or points").fill("5")
+    page.get_by_role("button", name=re.compile("Save contract 1")).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
+    assert Hand.objects.get(round__number=1, seat=cleo).points == 10  # the king, once
