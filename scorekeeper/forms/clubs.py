@@ -117,6 +117,11 @@ class SeasonForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
+    def __init__(self, *args, **kwargs):
+        # On the club page beside the add-player box, whose name box is id_name.
+        kwargs.setdefault("auto_id", "id_season_%s")
+        super().__init__(*args, **kwargs)
+
     def clean(self):
         cleaned = super().clean()
         starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")

@@ -388,8 +388,8 @@ def test_field_errors_are_tied_to_their_inputs(client):
     client.force_login(club.memberships.get().user)
     response = client.post(reverse("season_add", args=[club.pk]), {"name": "", "starts_on": "x"})
     body = response.content.decode()
-    assert 'aria-describedby="id_name_error"' in body
-    assert 'id="id_name_error"' in body
+    assert 'aria-describedby="id_season_name_error"' in body
+    assert 'id="id_season_name_error"' in body
 
 
 # The club's time zone
