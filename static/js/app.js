@@ -228,6 +228,8 @@ document.addEventListener("click", (event) => {
   if (!input) return;
   if (trigger.hasAttribute("data-second")) input.dataset.second = "";
   else delete input.dataset.second;
+  // The picker opens on no file chosen: the same photo chosen again is a change, read again.
+  input.value = "";
   input.click();
 });
 document.addEventListener("change", (event) => {

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 import rules
 from scorekeeper import services
 from scorekeeper.models import Hand, Photo
-from tests.factories import act, make_game, seats
+from tests.factories import act, make_game, make_user, seats
 from tests.scorekeeper.browser.test_screens import (
     axe_violations,
     hand_entry,
@@ -321,3 +321,20 @@ def test_the_keys_stay_live_while_a_photo_is_read_and_a_tap_meanwhile_is_saved_o
     page.get_by_role("button", name=re.compile("Save contract 1")).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
     assert Hand.objects.get(round__number=1, seat=cleo).points == 10  # the king, once
+
+
+def test_the_same_photo_chosen_again_is_read_again(tablet, log_in):
+    page = tablet
+    log_in(page, make_user())
+    page.goto(reverse("checker"))
+    posts = []
+    page.on("request", lambda request: posts.append(request) if request.method == "POST" else None)
+    for _ in range(2):
+        # The Photo button opens the picker afresh: the file chosen before is no longer chosen,
+        # so choosing it again is a change the page reads (no worker runs: it stays being read).
+        with page.expect_file_chooser() as chooser:
+            page.get_by_role("button", name=re.compile("^Photo")).click()
+        assert page.locator("#checker-photo-input").evaluate("(input) => input.files.length") == 0
+        chooser.value.set_files(MISSED)
+        expect(page.locator(".photo-reading")).to_be_visible()
+    assert len(posts) == 2
