@@ -241,6 +241,13 @@ document.addEventListener("change", (event) => {
   else input.form.requestSubmit();
 });
 
+// A message that came with the page ("Saved: Ann went out.", "Add the players next.") says what
+// happened before it loaded: once a write made on the page has changed it, it is old news.
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.requestConfig?.verb === "get") return;
+  document.querySelectorAll("main .flash").forEach((flash) => flash.remove());
+});
+
 // Starting a table: the first-dealer menu names the players picked for each seat.
 (function () {
   "use strict";
