@@ -248,6 +248,23 @@ document.addEventListener("htmx:afterSwap", (event) => {
   document.querySelectorAll("main .flash").forEach((flash) => flash.remove());
 });
 
+// Which photo each card came from (photo_read.html) is said of the cards still in the box: a
+// card taken out since is no longer listed, as many of a card listed as the box holds.
+document.addEventListener("input", (event) => {
+  const box = event.target;
+  if (!box.id || !box.matches?.("[data-chips]")) return;
+  const left = {};
+  box.value.split(/[\s,]+/).filter(Boolean).forEach((card) => {
+    left[card.toUpperCase()] = (left[card.toUpperCase()] || 0) + 1;
+  });
+  document.querySelectorAll(`.photo-result[data-fill="${box.id}"] .card-sources li[data-card]`)
+    .forEach((source) => {
+      const card = source.dataset.card;
+      source.hidden = !left[card];
+      if (left[card]) left[card] -= 1;
+    });
+});
+
 // Starting a table: the first-dealer menu names the players picked for each seat.
 (function () {
   "use strict";

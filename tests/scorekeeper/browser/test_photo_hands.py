@@ -165,6 +165,12 @@ def test_two_photos_of_one_hand_count_each_card_once_and_say_where_it_came_from(
     sources = entry.locator(".card-sources li")
     expect(sources.filter(has_text="8S")).to_have_text("8S both photos")
     expect(sources.filter(has_text="2H")).to_have_text("2H photo 1")
+    # A card taken out of the hand (the photos saw it, but it is another player's) is no longer
+    # said to come from them.
+    entry.get_by_role("button", name="Take out 8S").click()
+    expect(cards).to_have_value(re.compile(r"^(\S+ ){6}\S+$"))
+    expect(sources.filter(has_text="8S")).to_be_hidden()
+    expect(sources.filter(has_text="2H")).to_be_visible()
 
 
 def test_a_second_photo_adds_its_cards_to_a_box_corrected_since_the_first(
