@@ -136,11 +136,14 @@ def test_the_round_edit_greys_out_the_hand_of_whoever_the_menu_says_went_out(tab
     expect(cards("Ann")).to_be_disabled()
     expect(entry("Ann")).to_contain_text("Ann went out: this hand scores 0 and is not counted.")
     expect(entry("Ben").locator(".not-counted-note")).to_be_hidden()
+    expect(entry("Ben").locator(".hand-total")).to_have_text("15 pts")
 
     # Ben went out, not Ann: his hand greys out, hers is typed in, and the save goes through.
     page.get_by_label("Went out").select_option(label="Ben")
     expect(cards("Ben")).to_be_disabled()
     expect(entry("Ben").locator(".not-counted-note")).to_be_visible()
+    # Greyed out, the hand says no total of its own: it scores 0, as its note says.
+    expect(entry("Ben").locator(".hand-total")).to_be_hidden()
     expect(cards("Ann")).to_be_enabled()
     expect(entry("Ann").locator(".not-counted-note")).to_be_hidden()
     entry("Ann").get_by_role("button", name="K", exact=True).click()
