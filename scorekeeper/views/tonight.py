@@ -31,9 +31,9 @@ def _night_page(request: HttpRequest, context: dict, status: int = 200) -> HttpR
     """The page, or for htmx (its poll) only its `night` partial."""
     if "tonight" in context:
         tv = context.get("tv", False)
-        tonight_ = context["tonight"]
-        context["table_pages"] = _pages(tonight_.tables, TV_TABLES_A_PAGE if tv else None)
-        context["move_pages"] = _pages(tonight_.moves, TV_MOVES_A_PAGE if tv else None)
+        night = context["tonight"]
+        context["table_pages"] = _pages(night.tables, TV_TABLES_A_PAGE if tv else None)
+        context["move_pages"] = _pages(night.moves, TV_MOVES_A_PAGE if tv else None)
     template = "tonight.html#night" if request.htmx else "tonight.html"
     return render(request, template, context, status=status)
 
