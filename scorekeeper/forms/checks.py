@@ -134,6 +134,10 @@ class CheckForm(forms.Form):
         if not self.at_table:
             # Standalone, the first meld typed for the table is the one to lay off on.
             cleaned["target"] = 0 if asks_lay_off else None
+            if asks_lay_off and "table" in cleaned and not cleaned["table"]:
+                self.add_error(
+                    "table", "Type the meld you lay off on here: there is no table to pick it from."
+                )
         elif asks_lay_off and cleaned.get("target") is None:
             if len(self.fields["target"].choices) == 1:
                 self.add_error("target", "No meld is on the table yet, so nothing can be laid off.")

@@ -2,6 +2,7 @@
 through the club's TV link, on a TV without an account. Both refresh themselves every 10 s."""
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,9 +16,24 @@ from scorekeeper.selectors import sheets, tonight
 
 from .access import club_or_404
 
+# What a TV shows at once, whatever its size (tv.css sizes the type to the screen): the tables
+# and the players who moved, a page of each at a time, in turn (tv.js).
+TV_TABLES_A_PAGE = 4
+TV_MOVES_A_PAGE = 6
+
+
+def _pages(rows: list, per_page: int | None) -> Paginator:
+    """The rows in pages of `per_page`, or all on one page."""
+    return Paginator(rows, per_page or max(len(rows), 1))
+
 
 def _night_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
     """The page, or for htmx (its poll) only its `night` partial."""
+    if "tonight" in context:
+        tv = context.get("tv", False)
+        night = context["tonight"]
+        context["table_pages"] = _pages(night.tables, TV_TABLES_A_PAGE if tv else None)
+        context["move_pages"] = _pages(night.moves, TV_MOVES_A_PAGE if tv else None)
     template = "tonight.html#night" if request.htmx else "tonight.html"
     return render(request, template, context, status=status)
 

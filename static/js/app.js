@@ -228,6 +228,8 @@ document.addEventListener("click", (event) => {
   if (!input) return;
   if (trigger.hasAttribute("data-second")) input.dataset.second = "";
   else delete input.dataset.second;
+  // The picker opens on no file chosen: the same photo chosen again is a change, read again.
+  input.value = "";
   input.click();
 });
 document.addEventListener("change", (event) => {
@@ -237,6 +239,30 @@ document.addEventListener("change", (event) => {
   const reader = input.closest("fieldset, .photo-form")?.querySelector(which);
   if (reader) reader.click();
   else input.form.requestSubmit();
+});
+
+// A message that came with the page ("Saved: Ann went out.", "Add the players next.") says what
+// happened before it loaded: once a write made on the page has changed it, it is old news.
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.requestConfig?.verb === "get") return;
+  document.querySelectorAll("main .flash").forEach((flash) => flash.remove());
+});
+
+// Which photo each card came from (photo_read.html) is said of the cards still in the box: a
+// card taken out since is no longer listed, as many of a card listed as the box holds.
+document.addEventListener("input", (event) => {
+  const box = event.target;
+  if (!box.id || !box.matches?.("[data-chips]")) return;
+  const left = {};
+  box.value.split(/[\s,]+/).filter(Boolean).forEach((card) => {
+    left[card.toUpperCase()] = (left[card.toUpperCase()] || 0) + 1;
+  });
+  document.querySelectorAll(`.photo-result[data-fill="${box.id}"] .card-sources li[data-card]`)
+    .forEach((source) => {
+      const card = source.dataset.card;
+      source.hidden = !left[card];
+      if (left[card]) left[card] -= 1;
+    });
 });
 
 // Starting a table: the first-dealer menu names the players picked for each seat.

@@ -293,6 +293,12 @@ def test_a_lay_off_question_before_any_meld_is_down_says_there_is_none(client, m
     )
 
 
+def test_a_standalone_lay_off_with_no_meld_typed_says_where_to_type_it(client, member):
+    data = {"question": "layoff", "cards": "9H", "contract": "1", "table": ""}
+    body = post_refused(client, reverse("checker"), data, "type the meld you lay off on")
+    assert "Pick the meld" not in body  # there is no menu to pick from
+
+
 # Bad questions to the standalone checker and the live preview
 
 

@@ -1,6 +1,8 @@
 """Home, clubs, their players and seasons, starting a table, and recounting the standings
 (scorekeeper/views/clubs.py)."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
@@ -93,6 +95,17 @@ def test_a_new_season_starts_today_where_the_club_plays(client, time_zone, elsew
     form = client.get(club.get_absolute_url()).context["season_form"]
     assert form["starts_on"].value() == club.today()
     assert club.today() != Club(time_zone=elsewhere).today()
+
+
+def test_the_club_page_names_each_box_once(client):
+    """The new season's "Name:" label focuses the season's name, not the add-player box."""
+    club = make_club()
+    client.force_login(club.memberships.get().user)
+    page = client.get(club.get_absolute_url()).content.decode()
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert sorted(ids) == sorted(set(ids)), [name for name in set(ids) if ids.count(name) > 1]
+    assert re.search(r'<label for="id_season_name"[^>]*>Name', page)
+    assert 'id="id_season_name"' in page and 'id="id_name"' in page
 
 
 def test_starting_a_table_through_the_form(client):

@@ -215,8 +215,8 @@ def test_the_tv_view_needs_no_account_and_has_no_buttons(client, game):
     assert "<html" in page
     board = game_board(game)
     assert f'<h1 class="tv-contract">{board.contract.name}</h1>' in page
-    assert f"<strong>{board.dealer.player}</strong> deals" in page
-    assert f"<strong>{board.first_player.player}</strong> plays first" in page
+    for who, does in [(board.dealer.player, "deals"), (board.first_player.player, "plays first")]:
+        assert f'<strong class="tv-name" title="{who}">{who}</strong> {does}' in page
     for forbidden in ("<button", "<form", 'role="button"', "Log in", "Log out"):
         assert forbidden not in page
     assert response["X-Robots-Tag"] == "noindex"

@@ -286,7 +286,9 @@ def test_the_tv_needs_no_account_and_has_no_buttons_nor_links_into_the_club(clie
     response = client.get(tv_url(club))
     assert response.status_code == 200
     page = text(response)
-    assert "Cat 0 · Ben 70 · Dan 140" in page
+    # Each player in a place of their own, a long name cut short on the screen, whole in its title.
+    for name, total in [("Cat", 0), ("Ben", 70), ("Dan", 140)]:
+        assert f'<span class="tv-name" title="{name}">{name}</span> {total}</span>' in page
     assert "tv.css" in page and 'class="night tv"' in page
     assert 'hx-trigger="every 10s"' in page and "data-wake" in page
     for forbidden in ("<button", "<form", 'role="button"', "Log in", "Log out"):
@@ -295,6 +297,20 @@ def test_the_tv_needs_no_account_and_has_no_buttons_nor_links_into_the_club(clie
     assert "/players/" not in page
     assert response["X-Robots-Tag"] == "noindex"
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+
+
+def test_the_tv_shows_four_tables_at_a_time_and_a_members_screen_all(client, night):
+    club = night[0]
+    players = list(club.players.all()[:3])
+    for _ in range(4):
+        make_game(club, players)  # six tables tonight
+    page = client.get(tv_url(club)).content.decode()
+    assert '<tbody data-turn="Tables 1–4 of 6">' in page
+    assert '<tbody data-turn="Tables 5–6 of 6" hidden>' in page
+    assert 'data-turns-of="night-tables">Tables 1–4 of 6</small>' in page
+    client.force_login(club.owner())
+    page = client.get(night_url(club)).content.decode()
+    assert '<tbody data-turn="Tables 1–6 of 6">' in page and "data-turns-of" not in page
 
 
 def test_the_tv_poll_gets_the_night_alone(client, night):

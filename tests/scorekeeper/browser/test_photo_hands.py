@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 import rules
 from scorekeeper import services
 from scorekeeper.models import Hand, Photo
-from tests.factories import act, make_game, seats
+from tests.factories import act, make_game, make_user, seats
 from tests.scorekeeper.browser.test_screens import (
     axe_violations,
     hand_entry,
@@ -165,6 +165,12 @@ def test_two_photos_of_one_hand_count_each_card_once_and_say_where_it_came_from(
     sources = entry.locator(".card-sources li")
     expect(sources.filter(has_text="8S")).to_have_text("8S both photos")
     expect(sources.filter(has_text="2H")).to_have_text("2H photo 1")
+    # A card taken out of the hand (the photos saw it, but it is another player's) is no longer
+    # said to come from them.
+    entry.get_by_role("button", name="Take out 8S").click()
+    expect(cards).to_have_value(re.compile(r"^(\S+ ){6}\S+$"))
+    expect(sources.filter(has_text="8S")).to_be_hidden()
+    expect(sources.filter(has_text="2H")).to_be_visible()
 
 
 def test_a_second_photo_adds_its_cards_to_a_box_corrected_since_the_first(
@@ -292,3 +298,49 @@ def test_a_three_digit_total_is_never_covered_by_the_photo_button(open_tablet, l
     button = entry.get_by_role("button", name=re.compile("^Photo")).bounding_box()
     assert not text["clipped"], text
     assert not crossing([{"card": "total", **text}, {"card": "Photo", **button}]), (text, button)
+
+
+def test_the_keys_stay_live_while_a_photo_is_read_and_a_tap_meanwhile_is_saved_once(tablet, log_in):
+    page = tablet
+    game, ann, ben, cleo = score_entry_opened(page, log_in, may_is=0)
+    # No worker runs: Ben's photo stays being read, its poll asking every 25 ms.
+    hand_entry(page, ben.player.name).locator("input[type=file]").set_input_files(MISSED)
+    expect(hand_entry(page, ben.player.name).locator(".photo-reading")).to_be_visible()
+    # Sampled for a second of those polls: no key of the table is ever disabled.
+    disabled = page.evaluate(
+        """() => new Promise((done) => {
+          let samples = 0, disabled = 0;
+          const timer = setInterval(() => {
+            samples += 1;
+            if (document.querySelector("#table .keypad button:disabled")) disabled += 1;
+            if (samples === 50) { clearInterval(timer); done(disabled); }
+          }, 20);
+        })"""
+    )
+    assert disabled == 0
+    cleo_entry = hand_entry(page, cleo.player.name)
+    king = cleo_entry.get_by_role("button", name="K", exact=True)
+    expect(king).to_be_enabled()
+    king.click(timeout=1_000)
+    expect(cleo_entry.get_by_label("Cards", exact=True)).to_have_value("K")
+    hand_entry(page, ben.player.name).get_by_label("or points").fill("5")
+    page.get_by_role("button", name=re.compile("Save contract 1")).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Contract 2 of 7")
+    assert Hand.objects.get(round__number=1, seat=cleo).points == 10  # the king, once
+
+
+def test_the_same_photo_chosen_again_is_read_again(tablet, log_in):
+    page = tablet
+    log_in(page, make_user())
+    page.goto(reverse("checker"))
+    address = reverse("checker_photo")
+    for _ in range(2):
+        # The Photo button opens the picker afresh: the file chosen before is no longer chosen,
+        # so choosing it again is a change, and the page sends it to be read.
+        with page.expect_file_chooser() as chooser:
+            page.get_by_role("button", name=re.compile("^Photo")).click()
+        assert page.locator("#checker-photo-input").evaluate("(input) => input.files.length") == 0
+        with page.expect_request(lambda request: request.url.endswith(address)):
+            chooser.value.set_files(MISSED)
+        # No worker runs: it stays being read.
+        expect(page.locator(".photo-reading")).to_be_visible()

@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from scorekeeper.models import Event, Game, Hand
-from tests.factories import make_club, make_game, make_player, make_user, play_round
+from scorekeeper import services
+from scorekeeper.models import Club, Event, Game, Hand
+from tests.factories import act, make_club, make_game, make_player, make_user, play_round, seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -135,11 +136,14 @@ def test_the_round_edit_greys_out_the_hand_of_whoever_the_menu_says_went_out(tab
     expect(cards("Ann")).to_be_disabled()
     expect(entry("Ann")).to_contain_text("Ann went out: this hand scores 0 and is not counted.")
     expect(entry("Ben").locator(".not-counted-note")).to_be_hidden()
+    expect(entry("Ben").locator(".hand-total")).to_have_text("15 pts")
 
     # Ben went out, not Ann: his hand greys out, hers is typed in, and the save goes through.
     page.get_by_label("Went out").select_option(label="Ben")
     expect(cards("Ben")).to_be_disabled()
     expect(entry("Ben").locator(".not-counted-note")).to_be_visible()
+    # Greyed out, the hand says no total of its own: it scores 0, as its note says.
+    expect(entry("Ben").locator(".hand-total")).to_be_hidden()
     expect(cards("Ann")).to_be_enabled()
     expect(entry("Ann").locator(".not-counted-note")).to_be_hidden()
     entry("Ann").get_by_role("button", name="K", exact=True).click()
@@ -148,3 +152,36 @@ def test_the_round_edit_greys_out_the_hand_of_whoever_the_menu_says_went_out(tab
     first = game.rounds.get(number=1)
     assert first.went_out.player.name == "Ben"
     assert not first.hands.get(seat__player__name="Ann").went_down
+
+
+def test_a_message_of_the_last_page_goes_once_the_page_moves_on(tablet, log_in):
+    page = tablet
+    log_in(page, make_user())
+    page.goto(reverse("club_new"))
+    page.get_by_label("Name").fill("Thursday")
+    page.get_by_role("button", name="Create the club").click()
+    flash = page.locator(".flash")
+    expect(flash).to_contain_text("Thursday is ready. Add the players next.")
+    for name in ["Ann", "Ben", "Cleo"]:
+        page.get_by_label("Player name").fill(name)
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator("#players")).to_contain_text(name)
+    expect(flash).to_have_count(0)  # they are being added: no longer "next"
+
+    club = Club.objects.get()
+    game = make_game(club, list(club.players.order_by("name")))
+    for _ in range(6):
+        play_round(game, went_out=0, points=[15, 20])
+    act(services.round_record_went_out, game, seat=seats(game)[0])
+    page.goto(reverse("round_edit", args=[game.pk, 1]))
+    page.get_by_label("Went out").select_option(label="Ben")
+    page.locator("fieldset.hand-entry").filter(has_text="Ann").get_by_label("or points").fill("5")
+    page.get_by_role("button", name="Save the corrected scores").click()
+    expect(flash).to_contain_text("Saved: Contract 1 scores edited: Ben went out")
+    for name in ["Ben", "Cleo"]:
+        page.locator("fieldset.hand-entry").filter(has_text=name).get_by_label("or points").fill(
+            "5"
+        )
+    page.get_by_role("button", name=re.compile("Save contract 7")).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Game over")
+    expect(flash).to_have_count(0)  # saved before the last contract: not news at game over
