@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 10
 # Seconds between two tries while the database does not answer: doubling, at most the last.
-OUTAGE_WAITS = (0.5, 1, 2, 4, 8)
+OUTAGE_WAITS = (0.5, 1, 2, 5)
 
 
 class TaskWorker(Worker):
