@@ -12,7 +12,7 @@ from datetime import timedelta
 import redis
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.tasks import TaskResult, TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.backend import DatabaseBackend
@@ -149,11 +149,13 @@ def tasks_doorbell_wait(*, seconds: float) -> bool:
 
 def worker_heartbeat(*, worker_id: str) -> None:
     """Say in the shared cache that a worker is alive and looking for tasks (the health check
-    reads it); a Redis that does not answer is said in the log."""
+    reads it); a cache that cannot keep it is said in the log, and the worker works on."""
     try:
         cache.set(HEARTBEAT, timezone.now().isoformat(), timeout=24 * 3600)
-    except redis.RedisError as error:
-        logger.warning("worker %s heartbeat not kept: %s", worker_id, error)
+    except (redis.RedisError, DatabaseError) as error:
+        logger.warning(
+            "worker %s heartbeat not kept: %s: %s", worker_id, type(error).__name__, error
+        )
 
 
 @transaction.atomic

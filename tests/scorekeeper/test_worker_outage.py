@@ -130,6 +130,6 @@ def test_photos_taken_before_and_during_an_outage_are_all_read_by_the_same_worke
             log.close()
         out = (tmp_path / "workers.log").read_text()
         assert parent.returncode == 0, out
-        assert "the database does not answer (OperationalError); trying again" in out
+        assert "the database does not answer (OperationalError: " in out
         assert "the database answers again" in out
         assert "The database does not answer (" in out and "The database answers again." in out

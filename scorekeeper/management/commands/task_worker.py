@@ -104,9 +104,10 @@ class Command(BaseCommand):
                 connections.close_all()
                 if failures == 0:
                     logger.warning(
-                        "task worker %s: the database does not answer (%s); trying again",
+                        "task worker %s: the database does not answer (%s: %s); trying again",
                         worker.worker_id,
                         type(error).__name__,
+                        str(error).strip(),
                     )
                 time.sleep(OUTAGE_WAITS[min(failures, len(OUTAGE_WAITS) - 1)])
                 failures += 1
