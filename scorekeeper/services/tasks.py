@@ -127,8 +127,8 @@ def tasks_doorbell_ring(*, tasks: int = 1) -> None:
 
 def task_enqueued_ring(sender, task_result: TaskResult, **kwargs) -> None:
     """django.tasks' task_enqueued: ring the doorbell once the task's transaction commits (a
-    worker woken before would not see it), for the database's queue only."""
-    if issubclass(sender, DatabaseBackend):
+    worker woken before would not see it), for the database's queue with Redis only."""
+    if settings.CACHE_URL and issubclass(sender, DatabaseBackend):
         transaction.on_commit(tasks_doorbell_ring)
 
 
