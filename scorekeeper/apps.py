@@ -16,13 +16,17 @@ class ScorekeeperConfig(AppConfig):
 
     def ready(self):
         from django.contrib.auth.signals import user_logged_in, user_logged_out
+        from django.tasks.signals import task_enqueued
 
         from scorekeeper import system_checks  # noqa: F401 - registers the checks
+        from scorekeeper.services.tasks import task_enqueued_ring
 
         # Which browsers an account is signed in to, for "log out everywhere else".
         user_logged_in.connect(_session_remember, dispatch_uid="scorekeeper.session_remember")
         # A browser that logs out is no longer answered from the cache's pass for its session.
         user_logged_out.connect(_session_end, dispatch_uid="scorekeeper.session_end")
+        # With Redis, a queued task wakes an idle worker at once (services.tasks' doorbell).
+        task_enqueued.connect(task_enqueued_ring, dispatch_uid="scorekeeper.task_enqueued_ring")
 
 
 def _session_remember(sender, request, user, **kwargs):

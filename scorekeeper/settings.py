@@ -247,7 +247,9 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 # Heavy work (reading a photo, an import, a rebuild) is a task: queued in the database by the
 # request, run by `manage.py task_workers` (the Procfile's worker: DJANGO_TASK_WORKERS processes,
 # one a core by default). A task still running after DJANGO_TASK_STALE_SECONDS lost its worker
-# (killed, or its machine gone) and is queued again for another.
+# (killed, or its machine gone) and is queued again for another. An idle worker looks for tasks
+# every fiftieth of a second; with DJANGO_CACHE_URL it sleeps instead until a queued task rings
+# Redis, and looks by itself only every DJANGO_TASK_IDLE_SECONDS (docs/scaling.md).
 # DJANGO_TASKS_BACKEND=immediate runs each task inside the request that queues it, as the app
 # did before it had workers: for measuring what the workers save (make loadtest), not for a club.
 TASK_BACKENDS = {
@@ -262,9 +264,11 @@ if TASK_BACKEND not in TASK_BACKENDS:
 TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASK_BACKEND]}}
 TASK_WORKERS = env_int("DJANGO_TASK_WORKERS", os.cpu_count() or 1)
 TASK_STALE_SECONDS = env_int("DJANGO_TASK_STALE_SECONDS", 120)
-if TASK_WORKERS < 1 or TASK_STALE_SECONDS < 1:
+TASK_IDLE_SECONDS = env_int("DJANGO_TASK_IDLE_SECONDS", 5)
+if TASK_WORKERS < 1 or TASK_STALE_SECONDS < 1 or TASK_IDLE_SECONDS < 1:
     raise ImproperlyConfigured(
-        "DJANGO_TASK_WORKERS and DJANGO_TASK_STALE_SECONDS must be 1 or more"
+        "DJANGO_TASK_WORKERS, DJANGO_TASK_STALE_SECONDS and DJANGO_TASK_IDLE_SECONDS must be 1 "
+        "or more"
     )
 
 # Password resets: printed on the console unless an SMTP server is named.

@@ -25,6 +25,7 @@ from .views import (
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("healthz/tasks", health.healthz_tasks, name="healthz_tasks"),
     path(".well-known/security.txt", health.security_txt, name="security_txt"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("accounts/signup/", accounts.signup, name="signup"),

@@ -14,12 +14,14 @@ ratios:
 - **in the request** (``DJANGO_TASKS_BACKEND=immediate``): the score entry's upload, stored,
   read in the request and answered with the cards marked (or, where the answer polls for them,
   as the app did before issue #36, until the poll brings them);
-- **with a worker**: the upload answered at once, django-tasks-db's ``db_worker`` in a process of
-  its own (waiting 0.02 s when idle, as ``task_workers`` runs it), and the page's poll at the pace
-  its ``hx-trigger`` says until the marked page comes.
+- **with a worker**: the upload answered at once, ``task_worker`` (django-tasks-db's worker) in
+  a process of its own (waiting 0.02 s when idle, as ``task_workers`` runs it; with
+  DJANGO_CACHE_URL, woken by the upload's doorbell), and the page's poll at the pace its
+  ``hx-trigger`` says until the marked page comes.
 
-The tool runs on an older commit too (copy it there; ``--worker-interval 0.25`` as its
-``task_workers`` waited) to measure before and after alike.
+The tool runs on an older commit too (copy it there, with ``db_worker --no-reload`` for
+``task_worker`` before it existed; ``--worker-interval 0.25`` as its ``task_workers`` waited) to
+measure before and after alike.
 
 Django's test client, no HTTP and no browser; the photo throttle is off. Uses the database the
 settings name (SQLite in DJANGO_DATA_DIR), migrates it and leaves the table there. The last line
@@ -75,6 +77,7 @@ def main(names: list[str], runs: int, worker_idle: float = WORKER_IDLE_SECONDS) 
 
     setup_test_environment()
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)  # the workers' heartbeat is kept there
     user, _ = get_user_model().objects.get_or_create(username="photo-timing")
     club = services.club_create(user=user, name=f"Photo timing {time.time():.0f}")
     players = [services.player_create(user=user, club=club, name=f"P{n}") for n in range(3)]
@@ -135,8 +138,8 @@ def main(names: list[str], runs: int, worker_idle: float = WORKER_IDLE_SECONDS) 
 
     # The worker is a process of its own, as task_workers runs it, on the same database.
     worker = subprocess.Popen(
-        [sys.executable, str(settings.BASE_DIR / "manage.py"), "db_worker"]
-        + ["--interval", str(worker_idle), "--no-reload"],
+        [sys.executable, str(settings.BASE_DIR / "manage.py"), "task_worker"]
+        + ["--interval", str(worker_idle)],
         cwd=settings.BASE_DIR,
     )
     results = []

@@ -10,6 +10,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from scorekeeper.selectors.tasks import tasks_health
+
 logger = logging.getLogger(__name__)
 
 
@@ -27,6 +29,21 @@ def healthz(request: HttpRequest) -> JsonResponse:
         logger.warning("healthz: database unavailable: %s: %s", type(error).__name__, error)
         return JsonResponse({"database": "unavailable"}, status=503)
     return JsonResponse({"database": "ok"})
+
+
+@require_GET
+@never_cache
+def healthz_tasks(request: HttpRequest) -> JsonResponse:
+    """The deeper check, for monitoring (not for the load balancer: a worker's trouble is no
+    reason to stop sending requests to an instance): the oldest task waiting, the oldest photo
+    waiting to be read, the last worker's heartbeat; 200 with "tasks": "ok", 503 with
+    "degraded" when a photo has waited over a minute, or when the database does not answer."""
+    try:
+        health = tasks_health()
+    except DatabaseError as error:
+        logger.warning("healthz: database unavailable: %s: %s", type(error).__name__, error)
+        return JsonResponse({"database": "unavailable"}, status=503)
+    return JsonResponse(health, status=200 if health["tasks"] == "ok" else 503)
 
 
 @require_GET

@@ -358,6 +358,7 @@ NOT_FORMS = {
     "members": "a list, no input",
     "table_photos": "a list, no input",
     "healthz": "no input",
+    "healthz_tasks": "no input",
     "sessions_end": "a button, no input",
     "security_txt": "no input",
     "service_worker": "a static script, no input",

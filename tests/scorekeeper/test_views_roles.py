@@ -35,6 +35,7 @@ JPEG = (Path(__file__).parents[1] / "recognition" / "photos" / "phone_010.jpg").
 ENDPOINTS = {
     "home": ("signed-in", "-"),
     "healthz": ("anyone", "-"),
+    "healthz_tasks": ("anyone", "-"),
     "security_txt": ("anyone", "-"),
     "service_worker": ("anyone", "-"),
     "signup": ("anyone", "anyone"),
