@@ -12,7 +12,7 @@ from django.utils.safestring import mark_safe
 from scorekeeper.models import Club, Player, RulesProfile, Season
 from scorekeeper.services.names import NameRefused, name_clean
 
-from .tables import row_id
+from .tables import RowChoiceField, row_id
 
 
 class NameField(forms.CharField):
@@ -152,8 +152,8 @@ class GameStartForm(forms.Form):
     first_dealer = forms.TypedChoiceField(
         coerce=int, choices=[(n, f"Seat {n + 1}") for n in range(SEATS)], initial=0
     )
-    season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
-    profile = forms.ModelChoiceField(
+    season = RowChoiceField(queryset=Season.objects.none(), empty_label=None)
+    profile = RowChoiceField(
         queryset=RulesProfile.objects.none(), empty_label=None, label="House rules"
     )
 
@@ -164,7 +164,7 @@ class GameStartForm(forms.Form):
         self.seats = max([profile.house_rules.max_players for profile in profiles] + [SEATS])
         roster = list(players.order_by("name").values_list("pk", "name"))
         for n in range(self.seats):
-            self.fields[f"seat_{n}"] = forms.ModelChoiceField(
+            self.fields[f"seat_{n}"] = RowChoiceField(
                 queryset=players,
                 required=False,
                 label=f"Seat {n + 1}",
