@@ -14,6 +14,7 @@ from .clubs import (
     PlayerForm,
     SeasonForm,
     StandingsForm,
+    TabletIdleForm,
     TimeZoneForm,
 )
 from .members import InviteForm, RoleForm
@@ -51,6 +52,7 @@ __all__ = [
     "ShanghaiForm",
     "SignupForm",
     "StandingsForm",
+    "TabletIdleForm",
     "TimeZoneForm",
     "VersionedForm",
     "WentOutForm",
