@@ -81,17 +81,24 @@ class ErrorMailLimit(logging.Filter):
     database outage) each process counts for itself instead, which still sends a handful, not
     one a request."""
 
+    # After the cache failed, it is not asked again for this long: in an outage every error
+    # would otherwise wait for its connection to time out.
+    CACHE_RESTS_SECONDS = 30
+
     def __init__(self):
         super().__init__()
         self._lock = threading.Lock()
         self._sent: dict[str, float] = {}  # kind -> when, only while the cache is unreachable
+        self._cache_down_until = 0.0
 
     def filter(self, record: logging.LogRecord) -> bool:
         kind = error_kind(record)
-        try:
-            return cache.add(f"error-mail:{kind}", 1, ERROR_MAIL_SECONDS)
-        except Exception:  # whatever the cache failed with: count here instead
-            return self._first_here(kind)
+        if time.monotonic() >= self._cache_down_until:
+            try:
+                return cache.add(f"error-mail:{kind}", 1, ERROR_MAIL_SECONDS)
+            except Exception:  # whatever the cache failed with: count here instead
+                self._cache_down_until = time.monotonic() + self.CACHE_RESTS_SECONDS
+        return self._first_here(kind)
 
     def _first_here(self, kind: str) -> bool:
         now = time.monotonic()
