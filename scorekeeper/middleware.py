@@ -139,7 +139,9 @@ def _tag_the_session(request, response) -> None:
         session[IDLE] = tablet_idle_minutes(user_id=session[SESSION_KEY])
     tag = session_tag(session.session_key)
     response[SESSION_TAG_HEADER] = tag
-    if acted or had != tag or settings.SESSION_COOKIE_NAME in response.cookies:
+    # Sent again whenever the session's own cookie is (a modified session's: SessionMiddleware
+    # sends it after this), so the two expire together.
+    if acted or had != tag or session.modified:
         response.set_cookie(
             SESSION_TAG_COOKIE,
             tag,

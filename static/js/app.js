@@ -531,8 +531,8 @@ window.sessionWatch = (function () {
 
   const shownFor = document.documentElement.dataset.session;
   if (!shownFor) return null;
-  // The Cookie Store API where there is one: Chromium's document.cookie may go on giving a
-  // cookie that has just expired.
+  // The Cookie Store API where there is one (the service worker reads the cookie the same way);
+  // document.cookie elsewhere.
   async function now() {
     if (window.cookieStore) {
       try {

@@ -153,11 +153,3 @@ def test_with_no_connection_a_copy_is_never_shown_to_another_session(
     tablet.goto(game.get_absolute_url())
     expect(tablet.get_by_role("heading", level=1)).to_have_text("Signed out")
     shows_no_table(tablet, game)
-
-
-def test_the_same_session_still_finds_its_table_offline(open_tablet, log_in, member, game):
-    tablet = open_table(open_tablet, log_in, member, game)
-    tablet.goto("/static/favicon.svg")
-    tablet.context.set_offline(True)
-    tablet.goto(game.get_absolute_url())
-    expect(tablet.get_by_role("heading", level=1)).to_contain_text("Contract 1 of 7")
