@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scorekeeper", "0019_photo_unread_second"),
+        ("scorekeeper", "0020_player_account"),
     ]
 
     operations = [
