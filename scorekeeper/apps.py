@@ -23,6 +23,8 @@ class ScorekeeperConfig(AppConfig):
 
         # Which browsers an account is signed in to, for "log out everywhere else".
         user_logged_in.connect(_session_remember, dispatch_uid="scorekeeper.session_remember")
+        # The idle time of a shared tablet counts from the login.
+        user_logged_in.connect(_tablet_session_start, dispatch_uid="scorekeeper.tablet_session")
         # A browser that logs out is no longer answered from the cache's pass for its session.
         user_logged_out.connect(_session_end, dispatch_uid="scorekeeper.session_end")
         # With Redis, a queued task wakes an idle worker at once (services.tasks' doorbell).
@@ -41,3 +43,10 @@ def _session_end(sender, request, user, **kwargs):
 
     if request is not None and request.session.session_key:
         poll_passes_revoke(sessions=[request.session.session_key])
+
+
+def _tablet_session_start(sender, request, user, **kwargs):
+    from scorekeeper.middleware import tablet_session_start
+
+    if request is not None and hasattr(request, "session"):
+        tablet_session_start(request, user)

@@ -1,16 +1,25 @@
 """The app's own middleware: the health check, answered before anything that needs a host name
-or the database, the polls of unchanged tables, answered before the session, the headers every
+or the database, the polls of unchanged tables, answered before the session, a shared tablet's
+session (its idle time, and the cookie its service worker keys its pages to), the headers every
 page needs, and the time zone each request starts in."""
 
+import time
+
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.signals import user_logged_out
 from django.http import HttpResponse
 from django.shortcuts import resolve_url
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.crypto import salted_hmac
+from django.utils.functional import SimpleLazyObject
 from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper.selectors import polling
+from scorekeeper.selectors.sessions import tablet_idle_minutes
 from scorekeeper.views.health import healthz
 
 
@@ -56,6 +65,105 @@ def unchanged_polls(get_response):
     def middleware(request):
         unchanged = polling.unchanged(request)
         return get_response(request) if unchanged is None else unchanged
+
+    return middleware
+
+
+# A shared tablet's session (docs/using.md, Shared tablets). The session remembers when its
+# member last opened a page or tapped (a screen's polls do not count: a tablet left on a round
+# screen is idle) and the idle time of their clubs, both read again at most once a minute, so
+# a session is written once a minute at most. The browser gets an opaque tag of its session in
+# a cookie its scripts can read (SESSION_TAG_COOKIE), which lasts as long as the session may
+# (its idle time included), and every answer that read the session names it (or "none") in
+# SESSION_TAG_HEADER: the service worker keeps each page under the tag it was shown for, and
+# shows none once the cookie names another session, or none.
+SEEN, IDLE = "tablet_seen", "tablet_idle"
+SEEN_EVERY_SECONDS = 60
+SESSION_TAG_COOKIE = "sk_session"
+SESSION_TAG_HEADER = "Sk-Session"
+
+
+def session_tag(session_key: str) -> str:
+    """Opaque: names the session to the tablet without giving away its key."""
+    digest = salted_hmac("scorekeeper.tablet-session", session_key, algorithm="sha256")
+    return digest.hexdigest()[:24]
+
+
+def tablet_session_start(request, user) -> None:
+    """As a member logs in: their clubs' idle time, counted from now."""
+    request.session[SEEN] = time.time()
+    request.session[IDLE] = tablet_idle_minutes(user_id=user.pk)
+
+
+def _idle_over(session) -> bool:
+    idle, seen = session.get(IDLE), session.get(SEEN)
+    return bool(idle and seen) and time.time() - seen > idle * 60
+
+
+def _user_unless_idle(request, user):
+    """The signed-in member, unless their clubs' idle time ran out since their last action:
+    then the session ends here, as a logout would end it."""
+    if SESSION_KEY in request.session and _idle_over(request.session):
+        user_logged_out.send(sender=user.__class__, request=request, user=user)
+        request.session.flush()
+        return AnonymousUser()
+    return user
+
+
+def _an_action(request) -> bool:
+    # A page opened or a form sent; an htmx GET (a screen's poll, a partial) is not one.
+    return request.method not in ("GET", "HEAD") or "HX-Request" not in request.headers
+
+
+def _tag_seconds(session) -> int:
+    seconds = session.get_expiry_age()
+    if idle := session.get(IDLE):
+        seconds = min(seconds, idle * 60 - (time.time() - session.get(SEEN, time.time())))
+    return max(int(seconds), 0)
+
+
+def _tag_the_session(request, response) -> None:
+    had = request.COOKIES.get(SESSION_TAG_COOKIE)
+    session = request.session
+    if not (session.accessed or had):
+        return  # nothing read it (a static file, a poll): nothing to say, at no cost
+    if SESSION_KEY not in session:
+        response[SESSION_TAG_HEADER] = "none"
+        if had:
+            response.delete_cookie(SESSION_TAG_COOKIE, samesite="Lax")
+        return
+    seen = session.get(SEEN, 0)
+    acted = _an_action(request) and time.time() - seen >= SEEN_EVERY_SECONDS
+    if acted:
+        session[SEEN] = time.time()
+        session[IDLE] = tablet_idle_minutes(user_id=session[SESSION_KEY])
+    tag = session_tag(session.session_key)
+    response[SESSION_TAG_HEADER] = tag
+    # Sent again whenever the session's own cookie is (a modified session's: SessionMiddleware
+    # sends it after this), so the two expire together.
+    if acted or had != tag or session.modified:
+        response.set_cookie(
+            SESSION_TAG_COOKIE,
+            tag,
+            max_age=_tag_seconds(session),
+            secure=settings.SESSION_COOKIE_SECURE,
+            samesite="Lax",
+        )
+
+
+def tablet_sessions(get_response):
+    """A member idle for longer than their clubs allow is signed out at their next request
+    (decided as the request first asks who is signed in, so the polls that never ask cost
+    nothing), and every answer that read the session tags it for the tablet's service worker."""
+
+    def middleware(request):
+        signed_in = request.user
+        request.user = SimpleLazyObject(lambda: _user_unless_idle(request, signed_in))
+        # For base.html: a page says which session it was shown for.
+        request.session_tag = SimpleLazyObject(lambda: session_tag(request.session.session_key))
+        response = get_response(request)
+        _tag_the_session(request, response)
+        return response
 
     return middleware
 

@@ -54,6 +54,11 @@ class ClubQuerySet(models.QuerySet):
         return self.filter(memberships__user=user)
 
 
+# A club's tablet idle time, at least and at most: under ten minutes a round's long hand would
+# sign the table's tablet out mid-round; over twelve hours it would outlast any club night.
+TABLET_IDLE_MINUTES = (10, 720)
+
+
 class Club(models.Model):
     """The group that plays together: it owns its players, seasons, rule profiles and tables."""
 
@@ -68,12 +73,25 @@ class Club(models.Model):
     # Opens the club night page (tonight's tables and how the standings moved) to a TV without an
     # account while set, like a table's TV link; cleared to turn it off.
     tv_token = models.CharField(max_length=TV_TOKEN_LENGTH, null=True, blank=True, unique=True)
+    # Its members' browsers are signed out after this many minutes without a page opened or a
+    # tap (a screen's polls do not count); None: only when the session expires.
+    tablet_idle_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ClubQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tablet_idle_minutes__isnull=True)
+                | models.Q(
+                    tablet_idle_minutes__gte=TABLET_IDLE_MINUTES[0],
+                    tablet_idle_minutes__lte=TABLET_IDLE_MINUTES[1],
+                ),
+                name="club_tablet_idle_in_bounds",
+            )
+        ]
 
     def __str__(self):
         return self.name

@@ -101,6 +101,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
+    "scorekeeper.middleware.tablet_sessions",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -415,7 +416,8 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
 
 # One line a record, with its request's id; errors (5xx) also e-mailed to DJANGO_ADMINS outside
-# DEBUG, and sent to Sentry when SENTRY_DSN names a project.
+# DEBUG, one for each kind of error every five minutes (scorekeeper/logs.py), and sent to Sentry
+# when SENTRY_DSN names a project.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -423,6 +425,7 @@ LOGGING = {
         "request_id": {"()": "scorekeeper.logs.RequestIdFilter"},
         "client_errors_in_one_line": {"()": "scorekeeper.logs.ClientErrorsInOneLine"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "error_mail_limit": {"()": "scorekeeper.logs.ErrorMailLimit"},
     },
     "formatters": {
         "line": {"format": "{levelname} [{request_id}] {name}: {message}", "style": "{"},
@@ -435,12 +438,16 @@ LOGGING = {
         },
         "mail_admins": {
             "level": "ERROR",
-            "filters": ["require_debug_false"],
+            "filters": ["require_debug_false", "error_mail_limit"],
             "class": "django.utils.log.AdminEmailHandler",
         },
     },
     # Django's own console handler printed its lines a second time beside the root's.
-    "loggers": {"django": {"handlers": ["mail_admins"], "level": "INFO", "propagate": True}},
+    # A request for a host not ours (DisallowedHost) is a scanner's, not a bug: a line, no mail.
+    "loggers": {
+        "django": {"handlers": ["mail_admins"], "level": "INFO", "propagate": True},
+        "django.security.DisallowedHost": {"handlers": ["console"], "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
 ADMINS = [

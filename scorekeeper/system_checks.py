@@ -2,6 +2,8 @@
 step runs too): a deploy that would lose photos, cannot reach them, or counts every visitor as
 one address never starts silently."""
 
+from ipaddress import ip_address
+
 from django.conf import settings
 from django.core.checks import Error, Tags, Warning, register
 from django.core.files.storage import FileSystemStorage, storages
@@ -55,3 +57,39 @@ def proxy_counted_for_addresses(app_configs, **kwargs) -> list:
             )
         ]
     return []
+
+
+def _reached_directly(host: str) -> bool:
+    """An ALLOWED_HOSTS entry that answers requests which need not come through the proxy:
+    any host at all, or an address other than the machine's own loopback."""
+    if host == "*":
+        return True
+    try:
+        return not ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@register(Tags.security, deploy=True)
+def proxy_count_not_bypassed(app_configs, **kwargs) -> list:
+    """Behind DJANGO_TRUSTED_PROXIES given as a count, the client's address is read from
+    X-Forwarded-For on trust: a request that reaches the app without the proxy may write any
+    address there, and escape the lockout and the throttles. The app cannot see how it is
+    reached; what it can see is a host list that takes requests the proxy would not send."""
+    if not settings.TRUSTED_PROXY_COUNT or settings.TRUSTED_PROXY_LIST:
+        return []
+    direct = [host for host in settings.ALLOWED_HOSTS if _reached_directly(host)]
+    if not direct:
+        return []
+    return [
+        Warning(
+            "DJANGO_TRUSTED_PROXIES counts the proxies in front, but DJANGO_ALLOWED_HOSTS "
+            f"also answers {', '.join(direct)}: a request that reaches the app without the "
+            "proxy could name any address in X-Forwarded-For and escape the login lockout "
+            "and the throttles.",
+            hint="Make the app reachable only through the proxy and list only the site's "
+            "host names in DJANGO_ALLOWED_HOSTS, or give DJANGO_TRUSTED_PROXIES the proxies' "
+            "addresses instead of a count.",
+            id="scorekeeper.W002",
+        )
+    ]

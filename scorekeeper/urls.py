@@ -65,6 +65,7 @@ urlpatterns = [
     path("members/<int:pk>/role/", members.member_role, name="member_role"),
     path("members/<int:pk>/remove/", members.member_remove, name="member_remove"),
     path("clubs/<int:pk>/time-zone/", clubs.club_time_zone, name="club_time_zone"),
+    path("clubs/<int:pk>/tablets/", clubs.club_tablet_idle, name="club_tablet_idle"),
     path("clubs/<int:pk>/profiles/new/", profiles.profile_new, name="profile_new"),
     path("clubs/<int:pk>/tables/new/", clubs.game_new, name="game_new"),
     path("profiles/<int:pk>/", profiles.profile_edit, name="profile_edit"),

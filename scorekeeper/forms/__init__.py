@@ -22,6 +22,7 @@ from .clubs import (
     PlayerForm,
     SeasonForm,
     StandingsForm,
+    TabletIdleForm,
     TimeZoneForm,
 )
 from .members import InviteForm, RoleForm
@@ -61,6 +62,7 @@ __all__ = [
     "ShanghaiForm",
     "SignupForm",
     "StandingsForm",
+    "TabletIdleForm",
     "TimeZoneForm",
     "TwoFactorEnableForm",
     "VersionedForm",

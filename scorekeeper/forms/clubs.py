@@ -1,5 +1,6 @@
 """Clubs, their players and seasons, starting a table, and importing a club."""
 
+import re
 import zoneinfo
 from functools import cache
 
@@ -9,10 +10,10 @@ from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from scorekeeper.models import Club, Player, RulesProfile, Season
+from scorekeeper.models import TABLET_IDLE_MINUTES, Club, Player, RulesProfile, Season
 from scorekeeper.services.names import NameRefused, name_clean
 
-from .tables import row_id
+from .tables import RowChoiceField, row_id
 
 
 class NameField(forms.CharField):
@@ -93,6 +94,27 @@ class TimeZoneForm(forms.Form):
     time_zone = time_zone_field()
 
 
+class TabletIdleForm(forms.Form):
+    minutes = forms.IntegerField(
+        required=False,
+        min_value=TABLET_IDLE_MINUTES[0],
+        max_value=TABLET_IDLE_MINUTES[1],
+        label="Sign tablets out after this many minutes idle",
+        help_text=f"{TABLET_IDLE_MINUTES[0]} to {TABLET_IDLE_MINUTES[1]}; empty: never.",
+        error_messages={
+            "min_value": "At least %(limit_value)s minutes: a long hand would sign the table out.",
+            "max_value": "At most %(limit_value)s minutes (twelve hours).",
+            "invalid": "Type a whole number of minutes, or leave it empty.",
+        },
+    )
+
+    def clean_minutes(self):
+        # int() reads "١٢" and "１２" as 12; a number typed here is ASCII digits.
+        if not re.fullmatch(r"\s*[0-9]*\s*", self.data.get("minutes", "")):
+            raise forms.ValidationError(self.fields["minutes"].error_messages["invalid"])
+        return self.cleaned_data["minutes"]
+
+
 class JoinForm(forms.Form):
     invite_code = forms.CharField(max_length=20, label="Invite code")
 
@@ -157,8 +179,8 @@ class GameStartForm(forms.Form):
     first_dealer = forms.TypedChoiceField(
         coerce=int, choices=[(n, f"Seat {n + 1}") for n in range(SEATS)], initial=0
     )
-    season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
-    profile = forms.ModelChoiceField(
+    season = RowChoiceField(queryset=Season.objects.none(), empty_label=None)
+    profile = RowChoiceField(
         queryset=RulesProfile.objects.none(), empty_label=None, label="House rules"
     )
 
@@ -169,7 +191,7 @@ class GameStartForm(forms.Form):
         self.seats = max([profile.house_rules.max_players for profile in profiles] + [SEATS])
         roster = list(players.order_by("name").values_list("pk", "name"))
         for n in range(self.seats):
-            self.fields[f"seat_{n}"] = forms.ModelChoiceField(
+            self.fields[f"seat_{n}"] = RowChoiceField(
                 queryset=players,
                 required=False,
                 label=f"Seat {n + 1}",

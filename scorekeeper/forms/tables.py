@@ -32,6 +32,20 @@ class VersionedForm(forms.Form):
         self.game = game
 
 
+class RowChoiceField(forms.ModelChoiceField):
+    """A ModelChoiceField that takes a row's id in ASCII digits only: int() reads "١٢" and
+    "１２" as 12, which the page never sends."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        pk = row_id(value)
+        if pk is None:
+            message = self.error_messages["invalid_choice"]
+            raise ValidationError(message, code="invalid_choice", params={"value": value})
+        return super().to_python(str(pk))
+
+
 class SeatField(forms.ModelChoiceField):
     """One of the table's seats, picked from the seats already read with the table: checking
     the choice reads nothing more. Refuses anything else as a ModelChoiceField does."""
@@ -156,7 +170,7 @@ class ScoreForm(VersionedForm):
         self.count_check = count_check
         self.entry_seats = []
         if editing:
-            self.fields["went_out"] = forms.ModelChoiceField(
+            self.fields["went_out"] = RowChoiceField(
                 queryset=Seat.objects.filter(game_id=round_.game_id).select_related("player"),
                 initial=round_.went_out_id,
                 empty_label=None,

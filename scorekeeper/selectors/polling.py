@@ -127,6 +127,16 @@ def not_modified(response: HttpResponse, etag: str) -> HttpResponse:
     return response
 
 
+def tv_headers(response: HttpResponse) -> HttpResponse:
+    """A TV's answers, changed or not: kept by no cache at all, the browser's own included (a
+    TV is a screen anyone in the room may use; the club night's TV page says the same), and
+    found by no search engine. Its poll still says what it shows: live.js sends the ETag
+    itself."""
+    patch_cache_control(response, private=True, no_store=True)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
 def _member_version_cached(pk: int, signed: tuple[int, int | None], session_key: str):
     """The table's version as the cache has it, if the cache also holds both passes of this
     poll: the session signed in as the user, the user in the club. None otherwise."""
@@ -189,9 +199,8 @@ def _answer(request: HttpRequest, *, screen: str, pk: int, version: int | None):
     if response is None:
         return None
     request.get_host()  # a host not ours is refused here as on every page
-    if screen == "tv":
-        response["X-Robots-Tag"] = "noindex"
-    return not_modified(response, etag)
+    response = not_modified(response, etag)
+    return tv_headers(response) if screen == "tv" else response
 
 
 def unchanged(request: HttpRequest) -> HttpResponse | None:

@@ -26,6 +26,7 @@ from .checks import check_ask
 from .clubs import (
     club_create,
     club_join,
+    club_set_tablet_idle,
     club_set_time_zone,
     game_start,
     player_create,
@@ -107,6 +108,7 @@ __all__ = [
     "club_join",
     "game_delete",
     "game_play_again",
+    "club_set_tablet_idle",
     "club_set_time_zone",
     "club_tv_link_create",
     "club_tv_link_revoke",

@@ -52,6 +52,17 @@ def club_set_time_zone(*, club: Club, user, time_zone: str) -> Club:
 
 
 @transaction.atomic
+def club_set_tablet_idle(*, club: Club, user, minutes: int | None) -> Club:
+    """Sign the members' browsers out after `minutes` without a page opened or a tap (None:
+    only when their session expires). Each browser takes it up within a minute of its next
+    action (middleware.tablet_sessions)."""
+    role_require(club=club, user=user, role=Role.OWNER)
+    club.tablet_idle_minutes = minutes
+    club.save(update_fields=["tablet_idle_minutes"])
+    return club
+
+
+@transaction.atomic
 def club_join(*, user, invite_code: str) -> Club:
     """Join the club whose invite code this is, in the role its owners chose for newcomers.
     A member who joins again keeps the role they have."""

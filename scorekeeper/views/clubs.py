@@ -12,6 +12,7 @@ from scorekeeper.forms import (
     JoinForm,
     PlayerForm,
     SeasonForm,
+    TabletIdleForm,
     TimeZoneForm,
 )
 from scorekeeper.models import Club, Game, Role
@@ -65,7 +66,14 @@ def club_join(request: HttpRequest) -> HttpResponse:
 
 
 def _club_page(
-    request, club, *, player_form=None, season_form=None, time_zone_form=None, status=200
+    request,
+    club,
+    *,
+    player_form=None,
+    season_form=None,
+    time_zone_form=None,
+    tablet_idle_form=None,
+    status=200,
 ):
     context = {
         "club": club,
@@ -77,6 +85,8 @@ def _club_page(
         "player_form": player_form or PlayerForm(),
         "season_form": season_form or SeasonForm(initial={"starts_on": club.today()}),
         "time_zone_form": time_zone_form or TimeZoneForm(initial={"time_zone": club.time_zone}),
+        "tablet_idle_form": tablet_idle_form
+        or TabletIdleForm(initial={"minutes": club.tablet_idle_minutes}),
         "recounting": selectors.standings_recounting(club),
     }
     return render(request, "club.html", context, status=status)
@@ -162,6 +172,22 @@ def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{club}'s dates and times are now in {club.time_zone}.")
             return redirect(club)
     return _club_page(request, club, time_zone_form=form)
+
+
+@require_POST
+@login_required
+def club_tablet_idle(request: HttpRequest, pk: int) -> HttpResponse:
+    club = club_or_404(request, pk, role=Role.OWNER)
+    form = TabletIdleForm(request.POST)
+    if form.is_valid():
+        services.club_set_tablet_idle(club=club, user=request.user, **form.cleaned_data)
+        minutes = club.tablet_idle_minutes
+        if minutes:
+            messages.success(request, f"Members are signed out after {minutes} minutes idle.")
+        else:
+            messages.success(request, "Members stay signed in until their session expires.")
+        return redirect(club)
+    return _club_page(request, club, tablet_idle_form=form)
 
 
 @require_http_methods(["GET", "POST"])

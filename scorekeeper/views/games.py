@@ -99,22 +99,23 @@ def keypad(board):
 
 
 # A tap sent from a tablet's offline queue carries an id of the tablet's making (X-Tap-Id), kept
-# a week for its member: a copy sent again, its first answer lost to the connection or a reload,
-# is answered as saved (X-Tap-Saved) rather than refused as stale, so the taps queued after it
-# go on. The version check alone already keeps a copy from counting twice.
+# a week for its member and table: a copy sent again, its first answer lost to the connection or
+# a reload, is answered as saved (X-Tap-Saved) rather than refused as stale, so the taps queued
+# after it go on; the same id sent to another table, or by another member, was saved nowhere
+# there. The version check alone already keeps a copy from counting twice.
 TAP_ID = re.compile(r"[0-9A-Za-z-]{16,64}")
 TAP_KEPT_SECONDS = 7 * 24 * 60 * 60
 
 
-def tap_key(request) -> str | None:
+def tap_key(request, game) -> str | None:
     tap = request.headers.get("X-Tap-Id", "")
-    return f"tap:{request.user.pk}:{tap}" if TAP_ID.fullmatch(tap) else None
+    return f"tap:{game.pk}:{request.user.pk}:{tap}" if TAP_ID.fullmatch(tap) else None
 
 
 def _after_write(request, game, *, saved: str = ""):
     """The table after a tap: for htmx its fragment, else the page again. `saved`, if given, is
     said on it (a confirmation of a tap whose effect is not plain to see)."""
-    if key := tap_key(request):
+    if key := tap_key(request, game):
         cache.set(key, game.version, TAP_KEPT_SECONDS)
     if request.htmx:
         return table_page(request, game, message=saved, message_level="success")
@@ -126,7 +127,7 @@ def _after_write(request, game, *, saved: str = ""):
 def _after_tap(request, game, table: selectors.Table, event, *, saved: str = ""):
     """The answer to a tap accepted: the table's board built from what the tap read and changed,
     with the tap as its last action; `saved`, if given, is said on it."""
-    if key := tap_key(request):
+    if key := tap_key(request, game):
         cache.set(key, game.version, TAP_KEPT_SECONDS)
     if request.htmx:
         board = selectors.table_board(
@@ -142,7 +143,7 @@ def table_page_refused(request, game, refusal: services.ActionRefused):
     """The table page, fresh, with the reason a tap was refused (409 for a stale screen); or,
     for a queued tap sent again that was saved the first time, the table as saved."""
     game.refresh_from_db()
-    key = tap_key(request) if isinstance(refusal, services.StaleState) else None
+    key = tap_key(request, game) if isinstance(refusal, services.StaleState) else None
     if key and cache.get(key) is not None:
         response = table_page(request, game)
         response["X-Tap-Saved"] = "before"

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.tasks import TaskResultStatus
 from django.tasks.exceptions import TaskResultDoesNotExist
-from django.utils.cache import patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.decorators import ratelimit
 
@@ -194,6 +194,12 @@ def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
         # Until a worker has turned it upright without its EXIF (the place it was taken),
         # nobody sees the upload; one that could not be read is gone.
         raise Http404("This photo is not read yet, or could not be read")
+    # Asked again every time it is shown (no-cache, answered 304 without reading the store):
+    # a member taken out of the club is refused at once, not an hour later.
+    etag = f'"photo-{photo.pk}-{photo.size}"'
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        return _photo_headers(unchanged, etag)
     try:
         content = services.photo_content(photo=photo)
     except FileNotFoundError:
@@ -202,9 +208,14 @@ def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
         response = render(request, "503_photos.html", status=503)
         response["Retry-After"] = "60"
         return response
-    response = HttpResponse(content, content_type="image/jpeg")
-    # Only the club's members may see it: no shared cache may keep a copy.
-    patch_cache_control(response, private=True, max_age=3600)
+    return _photo_headers(HttpResponse(content, content_type="image/jpeg"), etag)
+
+
+def _photo_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    # Only the club's members may see it: no shared cache may keep a copy, and the browser's
+    # own is checked with the server before each use.
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
     return response
 
 

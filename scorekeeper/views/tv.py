@@ -21,14 +21,13 @@ def tv(request: HttpRequest, token: str) -> HttpResponse:
     game = selectors.game_for_tv(token)
     if game is None:
         # Said in words on the TV itself: a screen across the room shows no error console.
-        return render(request, "tv.html", {}, status=404)
+        return polling.tv_headers(render(request, "tv.html", {}, status=404))
     etag = polling.table_etag(screen="tv", pk=game.pk, version=game.version)
     response = get_conditional_response(request, etag=etag)
     if response is None:
         context = {"game": game, "board": selectors.game_board(game), "etag": etag}
         response = render(request, "tv.html#board" if request.htmx else "tv.html", context)
-    response["X-Robots-Tag"] = "noindex"
-    return polling.not_modified(response, etag)
+    return polling.tv_headers(polling.not_modified(response, etag))
 
 
 def _tv_link(request: HttpRequest, game: Game) -> HttpResponse:

@@ -542,8 +542,56 @@ window.photoLabels = (function () {
       (element) => element.href || element.src,
     );
     const page = document.getElementById("table") ? location.origin + location.pathname : null;
-    worker.postMessage({ type: "keep", shell, page });
+    worker.postMessage({ type: "keep", shell, page, session: document.documentElement.dataset.session });
   });
+})();
+
+// A signed-in member's page says which session it was shown for (data-session); the sk_session
+// cookie says which one the tablet is signed in to now, and goes when the session ends: logged
+// out here or elsewhere (the next answer deletes it), or idle or expired (it expires with it,
+// connection or not). Once they differ, the page leaves and nothing kept is shown again: what
+// the service worker kept, the table live.js kept, the hands typed and taps waiting stay only
+// for this member to send after logging in again (they are checked against the account).
+window.sessionWatch = (function () {
+  "use strict";
+
+  const shownFor = document.documentElement.dataset.session;
+  if (!shownFor) return null;
+  // The Cookie Store API where there is one (the service worker reads the cookie the same way);
+  // document.cookie elsewhere.
+  async function now() {
+    if (window.cookieStore) {
+      try {
+        return (await cookieStore.get("sk_session"))?.value || "";
+      } catch {
+        // Refused (an opaque origin): the plain way below.
+      }
+    }
+    return (document.cookie.match(/(?:^|;\s*)sk_session=([^;]*)/) || [])[1] || "";
+  }
+  let left = false;
+
+  async function leave() {
+    left = true;
+    document.querySelector("main")?.replaceChildren();
+    try {
+      navigator.serviceWorker?.controller?.postMessage({ type: "forget" });
+      for (const name of window.caches ? await caches.keys() : []) {
+        if (/^sk-(pages|tables)-/.test(name)) await caches.delete(name);
+      }
+    } catch {
+      // Nothing kept, or no access to it: nothing to forget.
+    }
+    location.replace(`/accounts/login/?next=${encodeURIComponent(location.pathname)}`);
+  }
+
+  async function check() {
+    if (!left && (await now()) !== shownFor) leave();
+  }
+  check();
+  setInterval(check, 2_000);
+  document.addEventListener("visibilitychange", check);
+  return { check };
 })();
 
 // Notes above a round screen about what this tablet kept (hands typed, taps made with no

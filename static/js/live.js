@@ -243,7 +243,8 @@
   const FIELD = /^(seat|discarder|rummy|(cards|points)_[0-9]{1,19})$/;
   const TAP_ID = /^[0-9A-Za-z-]{16,64}$/;
   const MOST_TAPS = 200;
-  const TABLES = "sk-tables-v1"; // the service worker's cache of the table each screen showed last
+  // The service worker's cache of the table each screen showed last, for this session only.
+  const TABLES = `sk-tables-v2:${document.documentElement.dataset.session || ""}`;
   let flushing = false;
   let retryTimer = null;
   let pristine = null; // the table as the server sent it, before the taps that wait were shown

@@ -4,7 +4,7 @@ import pytest
 from django import forms
 
 import rules
-from scorekeeper.forms import ProfileForm, ScoreForm, melds_clean, row_id
+from scorekeeper.forms import GameStartForm, ProfileForm, ScoreForm, melds_clean, row_id
 from tests.factories import go_out, make_game, profile_data, seats
 
 MAX_ROW_ID = 2**63 - 1
@@ -30,6 +30,27 @@ MAX_ROW_ID = 2**63 - 1
 )
 def test_a_row_id_is_ascii_digits_in_the_databases_range(value, pk):
     assert row_id(value) == pk
+
+
+DIGITS = {"arabic-indic": "٠١٢٣٤٥٦٧٨٩", "full-width": "０１２３４５６７８９", "ascii": "0123456789"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("digits", DIGITS)
+@pytest.mark.parametrize("field", ["seat_0", "season", "profile"])
+def test_a_new_tables_choices_are_ids_in_ascii_digits_only(field, digits):
+    # int() reads "١٢" and "１２" as 12; the page only ever sends ASCII digits.
+    club = make_game(players=3).club
+    data = {
+        "seat_0": str(club.players.order_by("pk").first().pk),
+        "season": str(club.seasons.get().pk),
+        "profile": str(club.profiles.get().pk),
+        "first_dealer": "0",
+    }
+    data[field] = data[field].translate(str.maketrans("0123456789", DIGITS[digits]))
+    form = GameStartForm(data, club=club)
+    form.is_valid()
+    assert (field in form.errors) is (digits != "ascii")
 
 
 def test_melds_are_split_on_bars_slashes_semicolons_and_new_lines():

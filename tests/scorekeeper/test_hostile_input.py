@@ -278,6 +278,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         club("season_add"), {"name": "name", "starts_on": "date", "ends_on": "date"}
     ),
     "club_time_zone": Endpoint(club("club_time_zone"), {"time_zone": "time_zone"}),
+    "club_tablet_idle": Endpoint(club("club_tablet_idle"), {"minutes": "int"}),
     "invite_set": Endpoint(club("invite_set"), {"role": "role", "expires": "expires"}),
     "invite_rotate": Endpoint(club("invite_rotate")),
     "club_leave": Endpoint(club("club_leave")),

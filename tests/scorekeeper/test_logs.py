@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import brotli
@@ -17,7 +18,7 @@ from django.core import mail
 from django.test import RequestFactory
 from django.urls import reverse
 
-from scorekeeper.logs import RequestIdFilter
+from scorekeeper.logs import ErrorMailLimit, RequestIdFilter
 from tests.factories import make_game, make_user
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -155,6 +156,67 @@ def test_an_error_is_mailed_to_the_admins(settings):
     )
     assert [message.to for message in mail.outbox] == [["Ann <ann@example.org>"]]
     assert "Internal Server Error: /tables/1/" in mail.outbox[0].subject
+
+
+def error_logged(path, error=None):
+    request = RequestFactory().get(path)
+    try:
+        raise error or ConnectionError("the database is gone")
+    except Exception as raised:  # logged as Django logs a view's exception
+        logging.getLogger("django.request").error(
+            "Internal Server Error: %s",
+            path,
+            exc_info=(type(raised), raised, raised.__traceback__),
+            extra={"status_code": 500, "request": request},
+        )
+
+
+def test_an_outage_is_mailed_once_for_each_kind_of_error(settings):
+    settings.ADMINS = ["Ann <ann@example.org>"]
+    for n in range(60):
+        error_logged(f"/tables/{n}/")
+    assert len(mail.outbox) == 1
+    error_logged("/tables/1/", KeyError("another kind"))
+    logging.getLogger("django.request").error("Service Unavailable: %s", "/x/")
+    assert len(mail.outbox) == 3
+
+
+@pytest.fixture
+def mail_limit():
+    """The error mails' filter, as LOGGING made it; what it counted by itself is forgotten
+    after the test, so no other test finds a kind already sent."""
+    (limit,) = [
+        found
+        for handler in logging.getLogger("django").handlers
+        for found in handler.filters
+        if isinstance(found, ErrorMailLimit)
+    ]
+    yield limit
+    limit._sent.clear()
+    limit._cache_down_until = 0.0
+
+
+def test_errors_are_counted_where_they_are_when_the_cache_is_unreachable(settings, mail_limit):
+    settings.ADMINS = ["Ann <ann@example.org>"]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    started = time.monotonic()
+    for n in range(5):
+        error_logged(f"/tables/{n}/", LookupError("unreachable cache"))
+    assert len(mail.outbox) == 1
+    assert time.monotonic() - started < 2  # the cache is asked once, not for every error
+
+
+def test_a_request_for_a_host_not_ours_is_mailed_to_nobody(client, settings):
+    settings.ADMINS = ["Ann <ann@example.org>"]
+    for _ in range(3):
+        assert client.get("/", HTTP_HOST="scanner.example").status_code == 400
+    assert mail.outbox == []
 
 
 def test_the_admins_come_from_the_environment():

@@ -123,6 +123,29 @@ def test_deploy_check_warns_of_a_proxy_trusted_for_tls_but_not_for_addresses(set
     assert "scorekeeper.W001" not in check_ids()
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("hosts", "proxies", "warned"),
+    [
+        (["scorekeeper.example.org"], ["1"], False),  # as .ci/run and the README deploy it
+        (["scorekeeper.example.org", "localhost", "127.0.0.1", "[::1]"], ["1"], False),
+        (["*"], ["1"], True),
+        (["scorekeeper.example.org", "203.0.113.9"], ["1"], True),
+        (["scorekeeper.example.org", "[2001:db8::1]"], ["1"], True),
+        (["*"], ["10.0.0.1"], False),  # a list: a request not from it is counted by its own
+        (["*"], [], False),  # no proxy: X-Forwarded-For is never read
+    ],
+)
+def test_deploy_check_warns_of_a_proxy_count_that_requests_could_go_around(
+    settings, hosts, proxies, warned
+):
+    settings.ALLOWED_HOSTS = hosts
+    counted = len(proxies) == 1 and proxies[0].isdigit()
+    settings.TRUSTED_PROXY_COUNT = int(proxies[0]) if counted else len(proxies)
+    settings.TRUSTED_PROXY_LIST = [] if counted else proxies
+    assert ("scorekeeper.W002" in check_ids()) is warned
+
+
 def settings_of(environment: dict, expression: str) -> subprocess.CompletedProcess:
     """`expression` of the settings imported in a fresh interpreter with this environment."""
     return subprocess.run(

@@ -503,6 +503,18 @@ def test_a_tap_id_is_its_members_only(client, member, game):
     assert "X-Tap-Saved" not in again
 
 
+def test_a_tap_id_is_its_tables_only(client, member, game):
+    # Replayed to another table of the club, the id was saved nowhere there: refused as stale.
+    other = make_game(game.club, players=3)
+    data = {"version": game.version, "seat": first_seat(game).pk}
+    assert "X-Tap-Saved" not in client.post(url("may_i", game), data, headers=TAP)
+    stale = {"version": other.version + 7, "seat": first_seat(other).pk}
+    again = client.post(url("may_i", other), stale, headers=TAP)
+    assert again.status_code == 409
+    assert "X-Tap-Saved" not in again
+    assert not Event.objects.filter(game=other).exists()
+
+
 def test_a_queued_tap_refused_the_first_time_is_refused_again(client, member, game):
     stale = game.version
     post(client, "may_i", game, htmx=True, seat=first_seat(game).pk)

@@ -223,6 +223,19 @@ def test_the_tv_view_needs_no_account_and_has_no_buttons(client, game):
     assert 'hx-trigger="every 1s"' in page
 
 
+def test_the_tv_page_and_its_answers_are_kept_by_no_cache(client, game):
+    # As the club night's TV page: a screen anyone in the room may use keeps no copy.
+    url = tv_url(game)
+    page = client.get(url)
+    first = client.get(url, headers=HTMX)
+    unchanged = client.get(url, headers={**HTMX, "If-None-Match": first["ETag"]})
+    gone = client.get(url[:-3] + "xx/")
+    assert [r.status_code for r in (page, first, unchanged, gone)] == [200, 200, 304, 404]
+    for response in (page, first, unchanged, gone):
+        assert "no-store" in response["Cache-Control"]
+        assert "private" in response["Cache-Control"]
+
+
 def test_the_tv_view_shows_the_totals(client, game):
     play_round(game, points=[10, 20, 30])
     page = client.get(tv_url(game)).content.decode()

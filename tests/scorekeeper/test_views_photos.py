@@ -264,6 +264,20 @@ def test_a_photo_is_served_privately(client, member, game):
     assert "public" not in response["Cache-Control"]
 
 
+def test_a_photo_is_checked_with_the_server_each_time_so_a_member_taken_out_loses_it(
+    client, member, game
+):
+    read(client, game, "meld.jpg", PHOTO.read_bytes())
+    url = reverse("photo", args=[Photo.objects.get().pk])
+    first = client.get(url)
+    assert "no-cache" in first["Cache-Control"] and "max-age" not in first["Cache-Control"]
+    unchanged = client.get(url, headers={"If-None-Match": first["ETag"]})
+    assert unchanged.status_code == 304
+    assert "no-cache" in unchanged["Cache-Control"]
+    game.club.memberships.filter(user=member).delete()
+    assert client.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 404
+
+
 def test_a_photo_whose_file_is_gone_is_a_clear_404(client, member, game):
     read(client, game, "meld.jpg", PHOTO.read_bytes())
     photo = Photo.objects.get()

@@ -74,6 +74,7 @@ ENDPOINTS = {
     "member_role": ("-", "owner"),
     "member_remove": ("-", "owner"),
     "club_time_zone": ("-", "owner"),
+    "club_tablet_idle": ("-", "owner"),
     "profile_new": ("owner", "owner"),
     "game_new": ("scorer", "scorer"),
     "profile_edit": ("owner", "owner"),

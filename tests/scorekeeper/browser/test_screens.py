@@ -47,7 +47,8 @@ ANONYMOUS_PAGES = {
 # fetches into itself (polls, previews, fragments), and the server's own addresses.
 NOT_PAGES = {
     *("healthz", "security_txt", "logout", "account_delete", "sessions_end"),
-    *("club_join", "player_add", "season_add", "club_time_zone", "club_recount"),
+    *("club_join", "player_add", "season_add", "club_time_zone", "club_tablet_idle"),
+    *("club_recount",),
     *("club_recounting", "invite_set", "invite_rotate", "club_leave", "member_role"),
     *("member_remove", "season_close", "season_share", "season_unshare", "play_again"),
     *("club_export_json", "club_export_csv", "season_export_csv", "photo", "photo_delete"),
