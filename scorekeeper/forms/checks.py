@@ -6,7 +6,7 @@ from django.urls import reverse_lazy
 import rules
 from scorekeeper.models import Game, Round, RulesProfile
 
-from .tables import VersionedForm
+from .tables import RowChoiceField, VersionedForm
 
 
 def melds_clean(text: str) -> list[list[rules.Card]]:
@@ -72,7 +72,7 @@ class CheckForm(forms.Form):
             (index, str(meld)) for index, meld in enumerate(table_melds)
         ]
         if profiles is not None:
-            self.fields["profile"] = forms.ModelChoiceField(
+            self.fields["profile"] = RowChoiceField(
                 queryset=profiles,
                 required=False,
                 # Every club has its copy of the seed rules: offer them once, as that club's.
@@ -147,7 +147,7 @@ class CheckForm(forms.Form):
 
 
 class GoingDownForm(VersionedForm):
-    seat = forms.ModelChoiceField(queryset=None)
+    seat = RowChoiceField(queryset=None)
     melds = forms.CharField(max_length=300)
 
     def __init__(self, *args, game: Game, **kwargs):
@@ -159,8 +159,8 @@ class GoingDownForm(VersionedForm):
 
 
 class LayOffForm(GoingDownForm):
-    meld = forms.ModelChoiceField(queryset=None)
-    discarder = forms.ModelChoiceField(queryset=None, required=False)
+    meld = RowChoiceField(queryset=None)
+    discarder = RowChoiceField(queryset=None, required=False)
 
     def __init__(self, *args, game: Game, round_: Round, **kwargs):
         super().__init__(*args, game=game, **kwargs)

@@ -4,7 +4,14 @@ import pytest
 from django import forms
 
 import rules
-from scorekeeper.forms import GameStartForm, ProfileForm, ScoreForm, melds_clean, row_id
+from scorekeeper.forms import (
+    GameStartForm,
+    GoingDownForm,
+    ProfileForm,
+    ScoreForm,
+    melds_clean,
+    row_id,
+)
 from tests.factories import go_out, make_game, profile_data, seats
 
 MAX_ROW_ID = 2**63 - 1
@@ -51,6 +58,16 @@ def test_a_new_tables_choices_are_ids_in_ascii_digits_only(field, digits):
     form = GameStartForm(data, club=club)
     form.is_valid()
     assert (field in form.errors) is (digits != "ascii")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("digits", DIGITS)
+def test_the_checkers_seat_is_an_id_in_ascii_digits_only(digits):
+    game = make_game(players=3)
+    seat = str(seats(game)[0].pk).translate(str.maketrans("0123456789", DIGITS[digits]))
+    form = GoingDownForm({"version": "0", "seat": seat, "melds": "7H 8H 9H"}, game=game)
+    form.is_valid()
+    assert ("seat" in form.errors) is (digits != "ascii")
 
 
 def test_melds_are_split_on_bars_slashes_semicolons_and_new_lines():
