@@ -11,7 +11,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from scorekeeper.models import TABLET_IDLE_MINUTES, Club, Player, RulesProfile, Season
-from scorekeeper.services.names import NameRefused, name_clean
+from scorekeeper.names import NameRefused, name_clean
 
 from .tables import RowChoiceField, row_id
 

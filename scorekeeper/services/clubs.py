@@ -7,7 +7,7 @@ from django.db import transaction
 
 import rules
 from scorekeeper.models import Club, Game, Membership, Player, Role, RulesProfile, Season, Seat
-from scorekeeper.services.names import NameRefused, name_clean, name_key
+from scorekeeper.names import NameRefused, name_clean, name_key
 
 from .refusals import ActionRefused
 from .roles import role_require

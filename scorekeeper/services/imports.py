@@ -23,8 +23,8 @@ from scorekeeper.models import (
     Seat,
     TableMeld,
 )
+from scorekeeper.names import NameRefused, name_clean, name_key
 from scorekeeper.services import archive
-from scorekeeper.services.names import NameRefused, name_clean, name_key
 
 from .audit import owner_action_record
 from .refusals import ImportRefused

@@ -1,4 +1,4 @@
-"""Names are one canonical text wherever they enter (scorekeeper/services/names.py): the forms, the
+"""Names are one canonical text wherever they enter (scorekeeper/names.py): the forms, the
 services and the importer all clean them, so "Ann", " Ann " and "A\u200bnn" are one player."""
 
 import json
@@ -10,8 +10,8 @@ import rules
 from scorekeeper import services
 from scorekeeper.forms import ClubForm, PlayerForm, ProfileForm, SeasonForm
 from scorekeeper.models import Player
+from scorekeeper.names import NameRefused, name_clean
 from scorekeeper.services import archive
-from scorekeeper.services.names import NameRefused, name_clean
 from tests.factories import (
     make_club,
     make_player,
