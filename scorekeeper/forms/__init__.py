@@ -26,7 +26,7 @@ from .clubs import (
     TimeZoneForm,
 )
 from .members import InviteForm, RoleForm
-from .photos import PhotoForm, UploadedPhoto, photo_check
+from .photos import PhotoForm, photo_check
 from .profiles import ProfileForm
 from .tables import (
     ScoreForm,
@@ -52,7 +52,6 @@ __all__ = [
     "LoginForm",
     "PasswordConfirmForm",
     "PhotoForm",
-    "UploadedPhoto",
     "PlayerForm",
     "ProfileForm",
     "RoleForm",

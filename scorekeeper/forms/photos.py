@@ -1,28 +1,17 @@
 """Photos: any upload a phone or tablet makes, checked from its header alone (size, kind,
 pixels), so that a bad one is refused at once and a good one is queued for a worker to read."""
 
-from dataclasses import dataclass
-
 from django import forms
 from django.conf import settings
 from PIL import Image, UnidentifiedImageError
 from pillow_heif import register_heif_opener
 
+from scorekeeper.uploads import NOT_A_PHOTO, PHOTO_DAMAGED, UploadedPhoto
+
 register_heif_opener()
 
 
 PHOTO_FORMATS = {"JPEG", "PNG", "WEBP", "HEIF"}
-NOT_A_PHOTO = "That file is not a photo we can read: use JPEG, PNG, WebP or HEIC."
-
-
-@dataclass(frozen=True)
-class UploadedPhoto:
-    """An upload whose header says it is a photo of a size the recognizer reads; decoding it,
-    turning it upright and re-encoding it is the worker's job."""
-
-    content: bytes
-    width: int
-    height: int
 
 
 def photo_check(upload) -> UploadedPhoto:
@@ -49,9 +38,7 @@ def photo_check(upload) -> UploadedPhoto:
     except (UnidentifiedImageError, Image.DecompressionBombError):
         raise forms.ValidationError(NOT_A_PHOTO) from None
     except (OSError, SyntaxError, ValueError):
-        raise forms.ValidationError(
-            "That photo is damaged or cut short; please take it again."
-        ) from None
+        raise forms.ValidationError(PHOTO_DAMAGED) from None
     upload.seek(0)
     return UploadedPhoto(upload.read(), width, height)
 

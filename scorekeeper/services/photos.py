@@ -17,8 +17,8 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from storages.backends.s3 import S3Storage
 
 from recognizer import UnreadableImage, read_photo
-from scorekeeper.forms.photos import NOT_A_PHOTO, UploadedPhoto
 from scorekeeper.models import Game, Photo, PhotoStatus, Role, Seat
+from scorekeeper.uploads import NOT_A_PHOTO, PHOTO_DAMAGED, UploadedPhoto
 
 from .refusals import ActionRefused, PhotoStoreUnavailable
 from .roles import role_require
@@ -192,7 +192,7 @@ def _upright(content: bytes) -> Image.Image:
     except (UnidentifiedImageError, Image.DecompressionBombError):
         raise Unreadable(NOT_A_PHOTO) from None
     except (OSError, SyntaxError, ValueError):
-        raise Unreadable("That photo is damaged or cut short; please take it again.") from None
+        raise Unreadable(PHOTO_DAMAGED) from None
 
 
 def _jpeg(upright: Image.Image) -> bytes:

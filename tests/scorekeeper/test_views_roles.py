@@ -10,8 +10,8 @@ from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorekeeper import services
-from scorekeeper.forms import UploadedPhoto
 from scorekeeper.models import ClubImport, ImportStatus, Membership, Role
+from scorekeeper.uploads import UploadedPhoto
 from tests.factories import (
     built_once,
     database_state,
