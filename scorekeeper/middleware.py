@@ -18,7 +18,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.functional import SimpleLazyObject
 from django_htmx.http import HttpResponseClientRedirect
 
-from scorekeeper.selectors import polling
+from scorekeeper import polling
 from scorekeeper.selectors.sessions import tablet_idle_minutes
 from scorekeeper.views.health import healthz
 

@@ -209,7 +209,7 @@ def cache_settings(url: str) -> dict:
     (redis://[:PASSWORD@]HOST:PORT/DB, rediss:// for TLS) a Redis server that every instance
     shares, through Django's own RedisCache. Either holds the throttle counters and the offline
     queue's tap ids; Redis also holds what the screens' polls of unchanged tables are answered
-    from (scorekeeper/selectors/polling.py)."""
+    from (scorekeeper/polling.py)."""
     if not url:
         return {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",

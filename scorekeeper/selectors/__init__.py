@@ -3,12 +3,11 @@
 One module a subject: tables (a table's board, history, photos, checks and who follows it),
 standings (a club's and a season's standings, a player's record), tonight (a club night's tables
 and how the standings moved), bgstats (a finished table as a BG Stats play), previews (what a
-deletion would remove), score_sheet (the scores as CSV), polling (a screen following a table,
-answered 304 cheaply), charts (the numbers of a chart turned into SVG coordinates), sheets and
-sheet_image (the final sheet to send, as text and as a picture) and home (a member's own players'
-tables and seasons). The table
-reads are the ones most pages need, so they are named here too: `selectors.game_board(game)`, and
-for a tap, `selectors.table_read(game)` (what the tap checks and changes, in one query) and
+deletion would remove), score_sheet (the scores as CSV), charts (the numbers of a chart turned
+into SVG coordinates), sheets and sheet_image (the final sheet to send, as text and as a picture)
+and home (a member's own players' tables and seasons). The table reads are the ones most pages
+need, so they are named here too: `selectors.game_board(game)`, and for a tap,
+`selectors.table_read(game)` (what the tap checks and changes, in one query) and
 `selectors.table_board(...)` (its answer's board, from what the tap changed)."""
 
 from .tables import (

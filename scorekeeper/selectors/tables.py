@@ -435,7 +435,7 @@ def table_melds(round_: Round):
 
 # What a screen that follows a table polls for: one query each, so an unchanged table costs
 # the server almost nothing however many screens watch it (and none at all while the shared
-# cache answers: selectors/polling.py). Written in SQL: building the same query through the ORM
+# cache answers: scorekeeper/polling.py). Written in SQL: building the same query through the ORM
 # costs about 2 ms of CPU a poll, five times what the query itself takes, and every table's
 # screens poll every second.
 _MEMBER_VERSION = (

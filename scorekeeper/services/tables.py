@@ -41,7 +41,7 @@ def table_write(service):
                     role_require(club=game.club_id, user=user, role=Role.SCORER)
                     raise StaleState(selectors.changes_since(game, version, user=user))
                 game.version = version + 1
-                # Told while this write holds the table's row: see selectors/polling.py.
+                # Told while this write holds the table's row: see scorekeeper/polling.py.
                 poll_version_publish(game_id=game.pk, version=game.version)
                 return service(game=game, user=user, **kwargs)
         except Exception:

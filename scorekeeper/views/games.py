@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import selectors, services
+from scorekeeper import polling, selectors, services
 from scorekeeper.forms import (
     ScoreForm,
     SeatActionForm,
@@ -23,7 +23,7 @@ from scorekeeper.forms import (
     row_id,
 )
 from scorekeeper.models import Role
-from scorekeeper.selectors import bgstats, charts, photos, polling, sheets
+from scorekeeper.selectors import bgstats, charts, photos, sheets
 from scorekeeper.views.access import game_or_404
 from scorekeeper.views.writes import form_refusal, saved_message
 

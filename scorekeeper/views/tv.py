@@ -7,9 +7,8 @@ from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper import selectors, services
+from scorekeeper import polling, selectors, services
 from scorekeeper.models import Game, Role
-from scorekeeper.selectors import polling
 
 from .access import game_or_404
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from scorekeeper import services
 from scorekeeper.models import Event, Membership, Role, TableLink
-from scorekeeper.selectors import polling
+from scorekeeper.services import polls
 from scorekeeper.settings import cache_settings
 from tests.factories import eleventh_sign_up, make_game, make_user, member_of, seats, url
 from tools.pg_cluster import free_port
@@ -119,7 +119,7 @@ def test_a_version_the_cache_has_ahead_of_the_database_is_checked_with_the_query
 ):
     """What a write rolled back after telling the cache leaves: a version no screen shows."""
     address, shown = following(client, game)
-    server.client().set(f":1:{polling.table_cache_key(game.pk)}", game.version + 1)
+    server.client().set(f":1:{polls.table_cache_key(game.pk)}", game.version + 1)
     with django_assert_num_queries(1):
         assert poll(client, address, shown).status_code == 304
 

@@ -62,8 +62,7 @@ def main() -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scorekeeper import services
-    from scorekeeper.selectors import polling
+    from scorekeeper import polling, services
     from tests import factories
 
     call_command("migrate", verbosity=0)

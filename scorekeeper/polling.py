@@ -46,38 +46,20 @@ from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve, reverse
-from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
 from scorekeeper.models import TV_TOKEN_LENGTH
-
-from .tables import table_version_for_member, tv_link_version
+from scorekeeper.selectors import table_version_for_member, tv_link_version
+from scorekeeper.services.polls import (
+    member_cache_key,
+    poll_passes_keep,
+    session_cache_key,
+    table_cache_key,
+    tv_cache_key,
+)
 
 # A signature is about 100 characters; anything much longer is not one of ours.
 _MAX_KEY_LENGTH = 200
-
-# How long the cache keeps a version, a pass or a refusal: see the module's docstring.
-KEPT_SECONDS = 60
-# What a refusal says in place of a version (no table is at it) and of a pass (no user or club
-# has this id).
-NO_VERSION = -1
-NO_PASS = 0
-
-
-def table_cache_key(pk: int) -> str:
-    return f"poll:table:{pk}"
-
-
-def session_cache_key(session_key: str) -> str:
-    return f"poll:session:{session_key}"
-
-
-def member_cache_key(club_id: int, user_id: int) -> str:
-    return f"poll:member:{club_id}:{user_id}"
-
-
-def tv_cache_key(token: str) -> str:
-    return f"poll:tv:{token}"
 
 
 def table_etag(*, screen: str, pk: int, version: int) -> str:
@@ -87,6 +69,7 @@ def table_etag(*, screen: str, pk: int, version: int) -> str:
 
 
 def _salt(session_key: str) -> str:
+    # The module's old name: addresses signed before it moved stay valid.
     return f"scorekeeper.selectors.polling:{session_key}"
 
 
@@ -156,12 +139,11 @@ def _member_version_queried(pk: int, user_id: int, session_key: str) -> int | No
     polled = table_version_for_member(pk=pk, user_id=user_id, session_key=session_key)
     if polled is None:
         return None
-    if settings.POLLS_FROM_CACHE:
-        session_left = int((polled.session_expires - timezone.now()).total_seconds())
-        if session_left > 0:
-            cache.add(session_cache_key(session_key), user_id, min(KEPT_SECONDS, session_left))
-        cache.add(member_cache_key(polled.club_id, user_id), polled.club_id, KEPT_SECONDS)
-        cache.add(table_cache_key(pk), polled.version, KEPT_SECONDS)
+    poll_passes_keep(
+        table=(pk, polled.version),
+        session=(session_key, user_id, polled.session_expires),
+        member=(polled.club_id, user_id),
+    )
     return polled.version
 
 
@@ -183,10 +165,8 @@ def _tv_version_cached(request: HttpRequest, token: str) -> tuple[int, int | Non
 
 def _tv_version_queried(token: str) -> tuple[int, int] | None:
     found = tv_link_version(token)
-    if found and settings.POLLS_FROM_CACHE:
-        pk, version = found
-        cache.add(tv_cache_key(token), pk, KEPT_SECONDS)
-        cache.add(table_cache_key(pk), version, KEPT_SECONDS)
+    if found:
+        poll_passes_keep(table=found, tv_token=token)
     return found
 
 
