@@ -70,6 +70,7 @@ loadtest: $(VENV)/.requirements-dev
 lint: $(VENV)/.requirements-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(VENV)/.requirements-dev
 	$(BIN)/ruff check --fix .
