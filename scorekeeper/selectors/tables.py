@@ -3,11 +3,10 @@
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import NamedTuple
 
 from django.contrib.sessions.models import Session
-from django.db import connection
 from django.db.models import Count, Exists, F, Func, IntegerField, OuterRef, Subquery
 from django.utils import timezone
 
@@ -329,23 +328,20 @@ def _calls_counted(**match) -> Subquery:
     return Subquery(calls.order_by().annotate(calls=count).values("calls"))
 
 
-# Built once: building its three counts took more CPU than running the whole query does.
-_TABLE_HANDS = (
-    Hand.objects.select_related("round", "seat__player")
-    .annotate(
-        claims=_calls_counted(kind=Event.Kind.SHANGHAI_CLAIM, seat=OuterRef("seat")),
-        claimed=_calls_counted(kind=Event.Kind.SHANGHAI_CLAIM, other_seat=OuterRef("seat")),
-        protects=_calls_counted(kind=Event.Kind.SHANGHAI_PROTECT, seat=OuterRef("seat")),
-    )
-    .order_by("round__number", "seat__position")
-)
-
-
 def table_read(game: Game) -> Table:
     """The table's rounds, seats and hands in one query, each hand with how many Shanghai
     claims its seat made (`claims`) and suffered (`claimed`) in its round, and how many of its
     own discards it protected (`protects`)."""
-    hands = _TABLE_HANDS.filter(round__game=game)
+    hands = (
+        Hand.objects.filter(round__game=game)
+        .select_related("round", "seat__player")
+        .annotate(
+            claims=_calls_counted(kind=Event.Kind.SHANGHAI_CLAIM, seat=OuterRef("seat")),
+            claimed=_calls_counted(kind=Event.Kind.SHANGHAI_CLAIM, other_seat=OuterRef("seat")),
+            protects=_calls_counted(kind=Event.Kind.SHANGHAI_PROTECT, seat=OuterRef("seat")),
+        )
+        .order_by("round__number", "seat__position")
+    )
     rounds, seats, by_round = {}, {}, {}
     for hand in hands:
         # One object a round and a seat, whichever hand it came with: what a tap changes on
@@ -435,25 +431,7 @@ def table_melds(round_: Round):
 
 # What a screen that follows a table polls for: one query each, so an unchanged table costs
 # the server almost nothing however many screens watch it (and none at all while the shared
-# cache answers: scorekeeper/polling.py). Written in SQL: building the same query through the ORM
-# costs about 2 ms of CPU a poll, five times what the query itself takes, and every table's
-# screens poll every second.
-_MEMBER_VERSION = (
-    f"SELECT game.version, game.club_id, session.expire_date FROM {Game._meta.db_table} game"
-    f" INNER JOIN {Membership._meta.db_table} membership ON membership.club_id = game.club_id"
-    f" INNER JOIN {Session._meta.db_table} session ON session.session_key = %s"
-    " WHERE game.id = %s AND membership.user_id = %s AND session.expire_date > %s"
-)
-_TV_LINK_VERSION = (
-    f"SELECT link.game_id, game.version FROM {TableLink._meta.db_table} link"
-    f" INNER JOIN {Game._meta.db_table} game ON game.id = link.game_id WHERE link.token = %s"
-)
-
-
-def _one_row(sql: str, parameters: list) -> tuple | None:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, parameters)
-        return cursor.fetchone()
+# cache answers: scorekeeper/polling.py).
 
 
 class MemberPoll(NamedTuple):
@@ -469,20 +447,23 @@ def table_version_for_member(*, pk: int, user_id: int, session_key: str) -> Memb
     """The table's version (and club, and when the session expires) if the user belongs to its
     club and the session is still signed in (a logged-out or expired session has no row), else
     None."""
-    row = _one_row(_MEMBER_VERSION, [session_key, pk, user_id, timezone.now()])
-    if row is None:
-        return None
-    version, club_id, expires = row
-    if timezone.is_naive(expires):  # SQLite's raw rows: UTC without its zone
-        expires = timezone.make_aware(expires, UTC)
-    return MemberPoll(version, club_id, expires)
+    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id)
+    session = Session.objects.filter(session_key=session_key, expire_date__gt=timezone.now())
+    row = (
+        Game.objects.filter(Exists(member), pk=pk)
+        .annotate(session_expires=Subquery(session.values("expire_date")))
+        .filter(session_expires__isnull=False)
+        .values_list("version", "club_id", "session_expires")
+        .first()
+    )
+    return None if row is None else MemberPoll(*row)
 
 
 def tv_link_version(token: str) -> tuple[int, int] | None:
     """(table id, version) of the table a live TV link shows, or None for any other token."""
     if len(token) != TV_TOKEN_LENGTH:
         return None
-    return _one_row(_TV_LINK_VERSION, [token])
+    return TableLink.objects.filter(token=token).values_list("game_id", "game__version").first()
 
 
 def game_for_tv(token: str) -> Game | None:

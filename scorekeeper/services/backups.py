@@ -25,6 +25,7 @@ from django.db import connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 
+from scorekeeper.database import snapshot_begin
 from scorekeeper.models import Club, Photo
 
 from .photos import STORE_ERRORS, photo_content
@@ -79,8 +80,7 @@ def _snapshot():
     nested = connection.in_atomic_block
     with transaction.atomic():
         if connection.vendor == "postgresql" and not nested:
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            snapshot_begin()
         yield
 
 

@@ -4,6 +4,7 @@ round screen: May I?, went down, Shanghai calls, went out."""
 import functools
 
 from django.db import connection, transaction
+from django.db.models import Exists, F, OuterRef
 
 import rules
 from scorekeeper import selectors
@@ -51,26 +52,21 @@ def table_write(service):
     return write
 
 
-# Every tap's claim, in SQL: building the same UPDATE through the ORM took 0.43 ms of CPU, three
-# times what running it takes, on every tap at every table.
 _SCORERS = [role.value for role in Role if role.allows(Role.SCORER)]
-_CLAIM = (
-    f"UPDATE {Game._meta.db_table} SET version = version + 1 WHERE id = %s AND version = %s"
-    f" AND EXISTS (SELECT 1 FROM {Membership._meta.db_table} membership"
-    f" WHERE membership.club_id = {Game._meta.db_table}.club_id AND membership.user_id = %s"
-    f" AND membership.role IN ({', '.join(['%s'] * len(_SCORERS))}))"
-)
 
 
 def _version_claim(*, game: Game, version: int, user) -> bool:
-    """Move the table on from `version`, if it is still at it and `user` scores at its club."""
+    """Move the table on from `version`, if it is still at it and `user` scores at its club:
+    one UPDATE, whose WHERE checks the version and the role (an EXISTS of the membership)."""
     column = Game._meta.get_field("version").get_internal_type()
     lowest, highest = connection.ops.integer_field_range(column)
     if not lowest <= version <= highest:  # a forged version no table can be at (no SQL error)
         return False
-    with connection.cursor() as cursor:
-        cursor.execute(_CLAIM, [game.pk, version, getattr(user, "pk", None), *_SCORERS])
-        return cursor.rowcount == 1
+    scorer = Membership.objects.filter(
+        club_id=OuterRef("club_id"), user_id=getattr(user, "pk", None), role__in=_SCORERS
+    )
+    claimed = Game.objects.filter(Exists(scorer), pk=game.pk, version=version)
+    return claimed.update(version=F("version") + 1) == 1
 
 
 def round_deal(*, game: Game, number: int, seats: list[Seat]) -> Round:

@@ -4,12 +4,13 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from scorekeeper.database import database_answer
 from scorekeeper.selectors.tasks import tasks_health
 
 logger = logging.getLogger(__name__)
@@ -20,9 +21,7 @@ logger = logging.getLogger(__name__)
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database answers, 503 when it does not: for the platform's health checks."""
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        database_answer()
     except DatabaseError as error:
         # Why, for whoever runs the app, in the log: the driver's words name the database's
         # host and port, which are nobody else's business (anyone may call /healthz).
