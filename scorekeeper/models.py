@@ -183,10 +183,10 @@ class SeasonQuerySet(models.QuerySet):
         """Seasons started by `day` and not ended: `ends_on` is the first day a season is over."""
         return self.filter(starts_on__lte=day).exclude(ends_on__lte=day)
 
-    def current(self):
-        """The newest season that has started and not ended: where new tables go by default.
-        Today is the active time zone's: a club's pages activate the club's (views/access.py)."""
-        return self.running_on(timezone.localdate()).first()
+    def current(self, club: Club):
+        """The club's newest season that has started and not ended: where its new tables go by
+        default. Today is the club's (`Club.today`), whatever time zone is active."""
+        return self.filter(club=club).running_on(club.today()).first()
 
 
 class Season(models.Model):

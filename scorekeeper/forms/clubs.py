@@ -216,7 +216,7 @@ class GameStartForm(forms.Form):
         )
         self.fields["season"].queryset = club.seasons.all()
         self.fields["profile"].queryset = club.profiles.all()
-        self.fields["season"].initial = club.seasons.current()
+        self.fields["season"].initial = Season.objects.current(club)
         seed = club.profiles.filter(name=RulesProfile.SEED_NAME).first()
         self.fields["profile"].initial = seed
 

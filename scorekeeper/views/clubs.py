@@ -15,7 +15,7 @@ from scorekeeper.forms import (
     TabletIdleForm,
     TimeZoneForm,
 )
-from scorekeeper.models import Club, Game, Role
+from scorekeeper.models import Club, Game, Role, Season
 from scorekeeper.selectors import home as home_selectors
 from scorekeeper.selectors import standings
 from scorekeeper.views.access import club_or_404
@@ -79,7 +79,7 @@ def _club_page(
         "club": club,
         "players": club.players.playing(),
         "seasons": club.seasons.all(),
-        "current_season": club.seasons.current(),
+        "current_season": Season.objects.current(club),
         "profiles": club.profiles.all(),
         "games": standings.club_tables(club=club, page=request.GET.get("page")),
         "player_form": player_form or PlayerForm(),

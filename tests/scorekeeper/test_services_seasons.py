@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from scorekeeper import services
+from scorekeeper.models import Season
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -37,8 +38,10 @@ def test_a_season_closes_on_the_clubs_date_not_the_servers(clock, time_zone, mom
     season = services.season_close(season=club.seasons.get(), user=club.owner())
     season.refresh_from_db()
     assert season.ends_on == club_today
+    # Over where the club plays, from today on, whatever time zone is active (the server's here).
+    assert Season.objects.current(club) is None
     with timezone.override(time_zone):
-        assert club.seasons.current() is None  # over where the club plays, from today on
+        assert Season.objects.current(club) is None
 
 
 # New Year where the club plays, and not yet (or no longer) by the server's clock.
