@@ -132,7 +132,9 @@ def _run(arguments: argparse.Namespace, rules: HouseRules) -> tuple[int, dict, l
         cards = parse_ranks(arguments.cards)
         problems = hand_problems([cards], rules)
         points = penalty_points(cards, rules)
-        lines = problems or [f"{format_cards(cards, symbols=True)}: {points} points"]
+        lines = problems or [
+            f"{format_cards(cards, symbols=True)}: {points} point{'s' if points != 1 else ''}"
+        ]
         result = {"ok": not problems, "points": points, "reasons": problems}
         return (ILLEGAL if problems else LEGAL), result, lines
     if command == "check":

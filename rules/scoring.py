@@ -101,7 +101,8 @@ def points_refusal(
         return f"{player} did not go out, so they hold at least one card: points above 0."
     if not points_possible(points, most_cards, rules):
         return (
-            f"No hand of at most {most_cards} cards is worth {points} points "
+            f"No hand of at most {most_cards} cards is worth {points} "
+            f"point{'s' if points != 1 else ''} "
             f"under this table's rules: check {player}'s points."
         )
     return None

@@ -109,7 +109,10 @@ def rules_summary(rules: HouseRules) -> list[str]:
         }[rules.tie_break]
     )
     if rules.shanghai_bonus:
-        sentences.append(f"A Shanghai claim takes {rules.shanghai_bonus} points off the claimant.")
+        bonus = rules.shanghai_bonus
+        sentences.append(
+            f"A Shanghai claim takes {bonus} point{'s' if bonus != 1 else ''} off the claimant."
+        )
     if rules.rummy_bonus:
         sentences.append("Going out in one turn doubles the others' penalty points.")
     return sentences

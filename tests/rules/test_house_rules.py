@@ -183,6 +183,14 @@ def test_most_cards_in_meld_is_a_whole_run_or_every_copy_of_a_rank():
     assert HouseRules(decks=3, jokers_per_meld=2).most_cards_in_meld == 14
 
 
+@pytest.mark.parametrize(
+    ("bonus", "words"),
+    [(1, "takes 1 point off the claimant."), (10, "takes 10 points off the claimant.")],
+)
+def test_the_summary_says_a_shanghai_bonus_in_the_right_number(bonus, words):
+    assert any(line.endswith(words) for line in rules_summary(HouseRules(shanghai_bonus=bonus)))
+
+
 def test_the_summary_says_what_a_book_joker_stands_for():
     assert any("ordinary lay-off" in line for line in rules_summary(HouseRules()))
     distinct = rules_summary(HouseRules(book_suits_distinct=True, extra_melds_allowed=True))

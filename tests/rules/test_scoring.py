@@ -165,6 +165,11 @@ def test_a_hand_holds_no_more_than_the_deal_and_what_it_took(held, words):
             "No hand of at most 11 cards is worth 3 points under this table's rules: "
             "check Ann's points.",
         ),
+        (
+            1,
+            "No hand of at most 11 cards is worth 1 point under this table's rules: "
+            "check Ann's points.",
+        ),
     ],
 )
 def test_points_left_in_hand_are_above_zero_and_possible(points, words):

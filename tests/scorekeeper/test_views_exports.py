@@ -165,7 +165,7 @@ def test_importing_into_an_empty_club(client, member, game):
     poll = _progress(client, queued, shown="queued")
     body = html.unescape(poll.content.decode())
     assert poll.status_code == 200 and body.lstrip().startswith('<div id="import-progress"')
-    assert "Imported 3 players, 1 seasons and 1 tables into Copy." in body
+    assert "Imported 3 players, 1 season and 1 table into Copy." in body
     assert f'href="{empty.get_absolute_url()}"' in body and "hx-get" not in body
     assert _progress(client, queued, shown="imported").status_code == 204
     assert sorted(empty.players.values_list("name", flat=True)) == sorted(
@@ -379,6 +379,6 @@ def test_where_tasks_run_in_the_request_the_import_is_done_when_its_page_opens(
         follow=True,
     )
     body = html.unescape(response.content.decode())
-    assert "Imported 3 players, 1 seasons and 1 tables into Copy." in body
+    assert "Imported 3 players, 1 season and 1 table into Copy." in body
     assert "hx-get" not in body.split('id="import-progress"')[1].split("</div>")[0]
     assert empty.players.count() == 3

@@ -179,6 +179,21 @@ def test_the_game_over_scoreboard_and_the_tv_tell_the_story_too(client, member, 
     assert "May I?" not in tv
 
 
+def test_a_winner_on_one_point_is_said_in_the_singular_at_the_table_and_on_tv(client, member):
+    club = make_club(member)
+    profile = club.profiles.get()
+    profile.settings = {**profile.settings, "points": {"2": 1}}
+    profile.save()
+    game = make_game(club, profile=profile)
+    # Ann is left holding a 2 (1 point) in the first contract and goes out of every other one.
+    finish_game(game, [(1, [1, 50, 50])] + [(0, None)] * (game.contract_count - 1))
+    ann = seats(game)[0].player
+    tv_link = services.tv_link_create(game=game, user=game.created_by)
+    for page in (game.get_absolute_url(), tv_link.get_absolute_url()):
+        said = re.sub(r"<[^>]+>", "", text_of(client.get(page)))
+        assert f"{ann} wins with 1 point." in said
+
+
 @pytest.mark.parametrize("players,rounds", [(3, 0), (5, 5)])
 def test_table_page_query_count_is_fixed(client, django_assert_num_queries, players, rounds):
     game = make_game(players=players)

@@ -48,7 +48,7 @@ def test_export_csv_and_json_then_import_into_a_new_club(tablet, log_in, task_wo
     # A worker imports the file; its page follows it, then says what came in.
     restored = Club.objects.get(name="Restored")
     expect(page.locator("#import-progress")).to_contain_text(
-        "Imported 4 players, 1 seasons and 1 tables into Restored."
+        "Imported 4 players, 1 season and 1 table into Restored."
     )
     page.get_by_role("button", name="Open Restored").click()
     assert page.url.endswith(restored.get_absolute_url())
