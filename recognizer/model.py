@@ -129,11 +129,13 @@ class PatchNetwork:
 
 @cache
 def default_network() -> PatchNetwork:
-    """The committed convolutional network, loaded once per process. It never saw a joker."""
+    """The committed convolutional network, loaded once per process, with the first photo read.
+    Trained without the joker, it learned it when fine-tuned (see the module's docstring)."""
     return PatchNetwork(NETWORK_PATH)
 
 
 @cache
 def default_joker_network() -> PatchNetwork:
-    """The network trained with the joker crops from the start, loaded once per process."""
+    """The network trained with the joker crops from the start, loaded once per process, with
+    the first photo read."""
     return PatchNetwork(JOKER_NETWORK_PATH)

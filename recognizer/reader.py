@@ -15,7 +15,8 @@ from .model import CornerModel, default_joker_network, default_model, default_ne
 WORKING_SIDE = 1280
 # A card read wrong costs more than a card missed, so weak readings are dropped.
 MIN_CONFIDENCE = 0.85
-# A joker costs 50 points and only one network has learned it: it must be read more surely.
+# A joker costs 50 points, and one of the two networks learned it only when fine-tuned
+# (model.py): it must be read more surely.
 JOKER_CONFIDENCE = 0.95
 # Joker readings this many letter spacings apart or closer are one card (see _group_jokers).
 JOKER_REACH = 8.0

@@ -26,8 +26,9 @@ from .tables import current_round
 
 logger = logging.getLogger(__name__)
 
-# The side the recognizer reads photos at (its reader.WORKING_SIDE: imported, it would load the
-# networks into every web process): a JPEG is decoded no smaller, and no larger than it must be.
+# The side the recognizer reads photos at (its reader.WORKING_SIDE: importing the reader would
+# load numpy, OpenCV and ONNX Runtime into every web process; the networks themselves load only
+# with the first photo read): a JPEG is decoded no smaller, and no larger than it must be.
 WORKING_SIDE = 1280
 
 # What a store that cannot be reached or refuses raises: the bucket's client, or the disk.

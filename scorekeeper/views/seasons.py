@@ -91,7 +91,8 @@ def season_standings(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
     """A season's standings for anyone holding its link, until the link is revoked."""
-    # Tokens are 43 characters: a longer one is no token, and is not looked up.
+    # A token made now is 43 characters (32 random bytes); the column holds up to 64, and
+    # anything longer than that is no token, and is not looked up.
     season = None
     if 0 < len(token) <= 64:
         season = Season.objects.select_related("club").filter(share_token=token).first()
