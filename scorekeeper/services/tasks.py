@@ -12,8 +12,9 @@ from datetime import timedelta
 import redis
 from django.conf import settings
 from django.core.cache import cache
+from django.core.management import call_command
 from django.db import DatabaseError, transaction
-from django.tasks import TaskResult, TaskResultStatus
+from django.tasks import DEFAULT_TASK_BACKEND_ALIAS, TaskResult, TaskResultStatus, task_backends
 from django.utils import timezone
 from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
@@ -69,8 +70,8 @@ def recounts_queue_again() -> int:
 def uploads_drop_stale(*, older_than: timedelta = timedelta(hours=1)) -> int:
     """Delete what nobody will collect: a standalone checker's upload its task never read, a
     table's photo still unread long after any worker would have read it (its task failed), the
-    file of a club import no worker took, and the queue's records of finished tasks. Returns
-    how many photos and uploads."""
+    file of a club import no worker took (finished tasks' records: `task_results_prune`).
+    Returns how many photos and uploads."""
     cutoff = timezone.now() - older_than
     ClubImport.objects.filter(status__in=UNDER_WAY, created_at__lt=cutoff).update(
         status=ImportStatus.REFUSED,
@@ -99,10 +100,24 @@ def uploads_drop_stale(*, older_than: timedelta = timedelta(hours=1)) -> int:
         return dropped  # tried again at the next upkeep
     for name in names:
         _file_delete(name)
-    DBTaskResult.objects.filter(
-        status__in=[TaskResultStatus.SUCCESSFUL, TaskResultStatus.FAILED], finished_at__lt=cutoff
-    ).delete()
     return dropped
+
+
+# Finished tasks' records are kept this long: a page that waits for one (the checker's photo, a
+# club import) has it long before. django-tasks-db's pruning counts in days.
+TASK_RESULTS_KEPT_DAYS = 1
+
+
+def task_results_prune() -> None:
+    """Delete the records of tasks finished (done or failed) over TASK_RESULTS_KEPT_DAYS ago,
+    through django-tasks-db's own pruning; nothing without its queue (the immediate backend)."""
+    if isinstance(task_backends[DEFAULT_TASK_BACKEND_ALIAS], DatabaseBackend):
+        call_command(
+            "prune_db_task_results",
+            queue_name="*",
+            min_age_days=TASK_RESULTS_KEPT_DAYS,
+            verbosity=0,
+        )
 
 
 @functools.cache

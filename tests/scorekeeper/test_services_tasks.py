@@ -19,6 +19,7 @@ from scorekeeper.services.tasks import (
     DOORBELL,
     TASK_ATTEMPTS,
     photos_give_up,
+    task_results_prune,
     task_retry,
     tasks_doorbell_ring,
     tasks_doorbell_wait,
@@ -73,13 +74,15 @@ def test_a_standalone_upload_never_read_is_deleted(member, media):
     assert not upload.exists()
 
 
-def test_finished_tasks_are_forgotten_after_an_hour(game):
+def test_finished_tasks_are_pruned_by_django_tasks_db_after_a_day(game):
     photo_taken(game)
     run_tasks()
+    DBTaskResult.objects.update(finished_at=timezone.now() - timedelta(hours=23))
     uploads_drop_stale()
+    task_results_prune()
     assert DBTaskResult.objects.count() == 1  # a page may still ask for it
-    DBTaskResult.objects.update(finished_at=timezone.now() - timedelta(hours=2))
-    uploads_drop_stale()
+    DBTaskResult.objects.update(finished_at=timezone.now() - timedelta(days=1, minutes=1))
+    task_results_prune()
     assert not DBTaskResult.objects.exists()
 
 

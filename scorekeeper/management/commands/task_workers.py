@@ -12,6 +12,7 @@ from django.db import DatabaseError, close_old_connections, connections
 from scorekeeper.services.tasks import (
     photos_give_up,
     recounts_queue_again,
+    task_results_prune,
     tasks_doorbell_ring,
     tasks_requeue_stale,
     uploads_drop_stale,
@@ -115,4 +116,5 @@ class Command(BaseCommand):
         if now - last["cleanup"] > CLEANUP_SECONDS:
             recounts_queue_again()
             uploads_drop_stale()
+            task_results_prune()
             last["cleanup"] = now
