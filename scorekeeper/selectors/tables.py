@@ -18,7 +18,6 @@ from scorekeeper.models import (
     Event,
     Game,
     Hand,
-    Membership,
     PhotoStatus,
     Player,
     Recount,
@@ -447,23 +446,25 @@ def table_version_for_member(*, pk: int, user_id: int, session_key: str) -> Memb
     """The table's version (and club, and when the session expires) if the user belongs to its
     club and the session is still signed in (a logged-out or expired session has no row), else
     None."""
-    member = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id)
     session = Session.objects.filter(session_key=session_key, expire_date__gt=timezone.now())
-    row = (
-        Game.objects.filter(Exists(member), pk=pk)
+    rows = (
+        Game.objects.filter(pk=pk, club__memberships__user_id=user_id)
         .annotate(session_expires=Subquery(session.values("expire_date")))
-        .filter(session_expires__isnull=False)
-        .values_list("version", "club_id", "session_expires")
-        .first()
+        .values_list("version", "club_id", "session_expires")[:1]
     )
-    return None if row is None else MemberPoll(*row)
+    # The session's expiry is NULL where it has no row, or an expired one.
+    for version, club_id, expires in rows:
+        return None if expires is None else MemberPoll(version, club_id, expires)
+    return None
 
 
 def tv_link_version(token: str) -> tuple[int, int] | None:
     """(table id, version) of the table a live TV link shows, or None for any other token."""
     if len(token) != TV_TOKEN_LENGTH:
         return None
-    return TableLink.objects.filter(token=token).values_list("game_id", "game__version").first()
+    for row in TableLink.objects.filter(token=token).values_list("game_id", "game__version")[:1]:
+        return row
+    return None
 
 
 def game_for_tv(token: str) -> Game | None:
