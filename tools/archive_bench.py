@@ -26,8 +26,7 @@ def main(tables: int) -> dict:
     import rules
     from scorekeeper import services
     from scorekeeper.models import Recount
-    from scorekeeper.selectors import score_sheet
-    from scorekeeper.services import archive
+    from scorekeeper.selectors import archive, score_sheet
 
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="archive-bench")

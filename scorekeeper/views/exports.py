@@ -7,8 +7,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scorekeeper import services
 from scorekeeper.forms import ClubImportForm
 from scorekeeper.models import UNDER_WAY, Club, Role
-from scorekeeper.selectors import score_sheet
-from scorekeeper.services import archive
+from scorekeeper.selectors import archive, score_sheet
 from scorekeeper.views.access import club_import_or_404, club_or_404
 
 

@@ -28,7 +28,7 @@ from scorekeeper.models import (
     Seat,
     TableMeld,
 )
-from scorekeeper.services import archive
+from scorekeeper.selectors import archive
 from scorekeeper.services.tasks import tasks_requeue_stale, uploads_drop_stale
 from tests.factories import built_once, make_club, make_game, make_user, play_round, run_tasks
 

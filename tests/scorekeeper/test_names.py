@@ -11,7 +11,7 @@ from scorekeeper import services
 from scorekeeper.forms import ClubForm, PlayerForm, ProfileForm, SeasonForm
 from scorekeeper.models import Player
 from scorekeeper.names import NameRefused, name_clean
-from scorekeeper.services import archive
+from scorekeeper.selectors import archive
 from tests.factories import (
     make_club,
     make_player,

@@ -19,7 +19,7 @@ from django_tasks_db.models import DBTaskResult
 from scorekeeper import services
 from scorekeeper.forms import photo_check
 from scorekeeper.models import ClubImport, ImportStatus, Photo, PhotoStatus, Recount
-from scorekeeper.services import archive
+from scorekeeper.selectors import archive
 from tests.factories import finish_game, make_game
 from tools.pg_cluster import wait_for
 

@@ -25,7 +25,7 @@ from scorekeeper.models import (
     Player,
     Role,
 )
-from scorekeeper.services import archive
+from scorekeeper.selectors import archive
 from tests.factories import make_club, make_game, make_user, play_round, run_tasks
 
 pytestmark = pytest.mark.django_db

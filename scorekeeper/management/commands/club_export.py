@@ -3,8 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from scorekeeper.models import Club
-from scorekeeper.selectors import score_sheet
-from scorekeeper.services import archive
+from scorekeeper.selectors import archive, score_sheet
 
 
 class Command(BaseCommand):

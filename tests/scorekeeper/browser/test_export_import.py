@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.models import Club
-from scorekeeper.services import archive
+from scorekeeper.selectors import archive
 from tests.factories import make_game, play_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
