@@ -10,6 +10,7 @@ from django.core.management import call_command
 import rules
 from scorekeeper import services
 from scorekeeper.models import Player, PointsLeft, Result, Rivalry
+from scorekeeper.selectors import archive
 from scorekeeper.services import tallies
 from tests.factories import finish_game, make_club, make_game, make_player, run_tasks
 
@@ -144,7 +145,7 @@ def test_rebuilding_the_results_adds_them_up_again(league):
 def test_an_imported_club_has_the_head_to_head_and_points_left_of_the_original(league):
     club, _, _ = league
     restored = make_club(club.owner(), name="Restored")
-    document = services.archive.club_export_json(club)
+    document = archive.club_export_json(club)
     services.club_import(user=restored.owner(), club=restored, document=document)
     names = dict(Player.objects.values_list("pk", "name"))
 
