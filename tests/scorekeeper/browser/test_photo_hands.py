@@ -201,20 +201,20 @@ def test_the_checker_has_the_count_check_too_and_remembers_the_count(tablet, log
     page.goto(reverse("checker"))
     page.locator("input[type=file][name=photo]").set_input_files(MISSED)
     held = page.get_by_role("radiogroup", name="How many cards the hand holds")
-    # The seed game deals eleven, and eleven are read: the player says the hand holds twelve.
+    # The seed game deals eleven, and seven are read: the player says the hand holds eight.
     expect(held.get_by_role("radio", name="11", exact=True)).to_be_checked(timeout=30_000)
     check = page.locator(".photo-result .count-check")
-    expect(check).to_have_text("All 11 cards are entered.")
-    held.locator(".held-choice").filter(has_text=re.compile("^12$")).click()
-    expect(check).to_contain_text("One card missing: this hand holds 12 and 11 are entered.")
-    page.get_by_role("button", name=re.compile(r"^\+ 8C")).click()
-    expect(check).to_have_text("All 12 cards are entered.")
-    expect(page.get_by_label("Cards", exact=True)).to_have_value(re.compile(r" 8C$"))
+    expect(check).to_contain_text("Four cards missing: this hand holds 11 and 7 are entered.")
+    held.locator(".held-choice").filter(has_text=re.compile("^8$")).click()
+    expect(check).to_contain_text("One card missing: this hand holds 8 and 7 are entered.")
+    page.get_by_role("button", name=re.compile(r"^\+ KC")).click()
+    expect(check).to_have_text("All 8 cards are entered.")
+    expect(page.get_by_label("Cards", exact=True)).to_have_value(re.compile(r" KC$"))
 
-    # The next photo on this page is of a hand of twelve too.
+    # The next photo on this page is of a hand of eight too (win_029 reads eight).
     page.locator("input[type=file][name=photo]").set_input_files(PHOTOS / "win_029.jpg")
-    expect(page.locator(".photo-result .count-check")).to_contain_text(
-        "Four cards missing: this hand holds 12 and 8 are entered.", timeout=30_000
+    expect(page.locator(".photo-result .count-check")).to_have_text(
+        "All 8 cards are entered.", timeout=30_000
     )
 
 
