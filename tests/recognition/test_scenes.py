@@ -4,7 +4,14 @@ import numpy as np
 
 from recognizer.detections import Detection
 from recognizer.reader import CardReading, Thresholds, counted
-from tools.recognition.evaluate import JOKER_LEAST, Photo, choose_thresholds, measured, summary
+from tools.recognition.evaluate import (
+    JOKER_LEAST,
+    Photo,
+    choose_thresholds,
+    cross_validated,
+    measured,
+    summary,
+)
 from tools.recognition.scenes import NEAR_DUPLICATE, folds_of, scenes_of
 
 RANDOM = np.random.default_rng(7)
@@ -126,3 +133,22 @@ def test_light_print_gets_its_own_threshold():
     # Light print is read at 0.96 and up (the wrong 5S is not); dark print still at 0.9.
     assert chosen.min_confidence == 0.9
     assert 0.95 < chosen.light_confidence <= 0.97
+
+
+def test_each_fold_is_measured_with_thresholds_chosen_on_the_others():
+    # Nine scenes of two cards, one read at 0.95 and one at 0.88; in one scene a wrong card is
+    # read at 0.89 as well.
+    photos = [Photo(f"win_{n:03}.jpg", frozenset({"2S", "3S"}), frozenset()) for n in range(9)]
+    readings = {photo.name: [reading("2S", 0.95), reading("3S", 0.88)] for photo in photos}
+    readings["win_000.jpg"].append(reading("KH", 0.89))
+    scenes = {photo.name: photo.name for photo in photos}
+
+    held_out = cross_validated(photos, readings, scenes, 3)
+
+    # Chosen on every photo, the threshold passes over the wrong card (and every 3S)...
+    everywhere = choose_thresholds(photos, readings)
+    assert 0.89 < everywhere.min_confidence <= 0.95
+    assert measured(photos, readings, everywhere)["win"][1] == 0
+    # ...but the fold holding it was read with a threshold chosen where no card was wrong.
+    assert held_out["win"]["wrong"] == 1
+    assert held_out["win"]["true_positives"] == 3 * 2 + 6

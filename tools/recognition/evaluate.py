@@ -273,7 +273,7 @@ def report(counts: dict[str, list[int]]) -> dict[str, dict]:
 
 
 def precise_enough(counts: dict[str, list[int]], groups: list[str]) -> float:
-    """The least precision among ``groups`` (a group with no card read is precise)."""
+    """The least precision among ``groups`` (reading nothing counts as 0, not as precise)."""
     return min(summary(counts, [group])["precision"] for group in groups)
 
 
@@ -283,8 +283,9 @@ def choose_thresholds(photos: list[Photo], readings: dict[str, list[CardReading]
     1. ``min_confidence`` and ``least_size``, jokers and light print left out: the highest F1 of
        the standard decks among the settings that read at least ``PRECISION`` in each of their
        groups; ties go to the more cautious (higher) settings. If none does, the most precise.
-    2. ``light_confidence``: the highest F1 of the light-print groups among the settings that
-       keep every group at least ``PRECISION`` precise, cautious ties; if none, the most precise.
+    2. ``light_confidence``: the highest F1 of the light-print groups (of the others if there
+       are none) among the settings that keep every group at least ``PRECISION`` precise,
+       cautious ties; if none, the most precise.
     3. ``joker_confidence``: the lowest, at least ``JOKER_LEAST``, that reads no false joker (a
        false one costs 50 points; the five joker photos are one scene, so a training fold may
        hold no joker at all, and the floor keeps such a fold from choosing by false ones alone).
@@ -313,12 +314,11 @@ def choose_thresholds(photos: list[Photo], readings: dict[str, list[CardReading]
         standard,
         standard,
     )
-    if novelty:
-        chosen = best(
-            [replace(chosen, light_confidence=light) for light in reversed(CONFIDENCES)],
-            novelty,
-            groups,
-        )
+    chosen = best(
+        [replace(chosen, light_confidence=light) for light in reversed(CONFIDENCES)],
+        novelty or standard,
+        groups,
+    )
     for joker in [*CONFIDENCES, off]:
         if joker < JOKER_LEAST:
             continue
@@ -330,10 +330,9 @@ def choose_thresholds(photos: list[Photo], readings: dict[str, list[CardReading]
 
 
 def cross_validated(
-    folder: Path, photos: list[Photo], readings: dict[str, list[CardReading]], k: int
+    photos: list[Photo], readings: dict[str, list[CardReading]], scenes: dict[str, str], k: int
 ) -> dict[str, dict]:
     """Each fold measured with the thresholds chosen on the others; prints them and the table."""
-    scenes = scenes_in_folder(folder, {photo.name: set(photo.cards) for photo in photos})
     fold_of = folds_of(scenes, k)
     held_out = defaultdict(lambda: [0] * 7)
     print(f"{len(set(scenes.values()))} scenes of {len(photos)} photos in {k} folds")
@@ -405,7 +404,10 @@ def main() -> None:
         "errata": applied,
     }
     if arguments.cross_validate:
-        cross_validated(arguments.folder, photos, readings, arguments.cross_validate)
+        scenes = scenes_in_folder(
+            arguments.folder, {photo.name: set(photo.cards) for photo in photos}
+        )
+        cross_validated(photos, readings, scenes, arguments.cross_validate)
     print(
         f"labels corrected by {applied} errata ({ERRATA.name})"
         if not arguments.as_labelled
