@@ -16,6 +16,12 @@ photo shows without a label is not counted either way. ``--as-labelled`` counts 
 labels as they are. An erratum whose photo's labels already say so (or no longer name the card)
 is reported and left out. ``--errata-crops OUT`` writes each erratum's place in its photo,
 enlarged, to OUT (``win_004.jpg-3S.png``) to be looked at, and measures nothing.
+
+Each photo is read once, every card however sure (``read_card_readings``), and the thresholds
+(``Thresholds``) are applied after: ``--readings FILE`` keeps the readings for the next run.
+``--cross-validate K`` deals the photos' scenes (scenes.py) into K folds and reads each fold with
+the thresholds ``choose_thresholds`` picks on the others, and prints those figures together: the
+figures of photos the thresholds were not chosen on.
 """
 
 import argparse
