@@ -10,6 +10,7 @@ from django.urls import reverse
 from PIL import Image
 from pillow_heif import register_heif_opener
 
+from recognizer.reader import MIN_CONFIDENCE
 from scorekeeper import services
 from scorekeeper.models import Check, Membership, Photo, PhotoStatus, Role
 from tests.factories import (
@@ -461,13 +462,13 @@ def scored_by_ann(game):
 
 def test_where_the_recognizer_was_unsure_is_kept_with_the_photo(client, member, game):
     ann, ben, cleo = scored_by_ann(game)
-    hand_photo(client, game, ben, PHOTO.with_name("win_024.jpg"))
+    hand_photo(client, game, ben, PHOTO.with_name("win_004.jpg"))
     run_tasks()
     photo = Photo.objects.get()
-    assert "8C" in [found["card"] for found in photo.unread]
-    assert all(found["confidence"] < 0.85 for found in photo.unread)
+    assert "KC" in [found["card"] for found in photo.unread]
+    assert all(found["confidence"] < MIN_CONFIDENCE for found in photo.unread)
     read = text_of(client.get(reverse("photo_reading", args=[photo.pk])))
-    assert 'data-add-card="8C"' in read
+    assert 'data-add-card="KC"' in read
     assert "Perhaps missed, marked dashed on the photo" in read
 
 
