@@ -510,8 +510,8 @@ def test_a_second_photo_is_read_with_the_first_and_each_card_says_where_it_came_
     assert sorted(cards) == sorted(found["card"] for found in first.detections)
     assert read.count('<figure class="photo"') == 2
     for card in both:
-        assert f"<li><strong>{card}</strong> both photos</li>" in read
-    assert "<li><strong>2H</strong> photo 1</li>" in read
+        assert f'<li data-card="{card}"><strong>{card}</strong> both photos</li>' in read
+    assert '<li data-card="2H"><strong>2H</strong> photo 1</li>' in read
     listed = text_of(client.get(reverse("table_photos", args=[game.pk])))
     assert "hand, a second photo read with the one before it" in listed
     # A photo taken again (not a second one) starts the hand afresh; a second photo of a hand
