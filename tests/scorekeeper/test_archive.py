@@ -412,6 +412,56 @@ REFUSED = [
         "cards are not cards",
     ),
     (
+        "a check of cards that are not cards",
+        lambda document: _edited(document, _set("check", "cards", "ZZ <script>")),
+        "cards are not cards",
+    ),
+    (
+        "a player named by a list",
+        lambda document: _edited(document, _set("player", "name", ["a"])),
+        'name is not text: ["a"]',
+    ),
+    (
+        "a seat's position of 1e999",
+        lambda document: _edited(document, _set("seat", "position", 1e999)),
+        "position is not a whole number: Infinity",
+    ),
+    (
+        "a seat beyond its table's players",
+        lambda document: _edited(document, _set("seat", "position", 9)),
+        "its table seats 5",
+    ),
+    (
+        "points that are true",
+        lambda document: _edited(document, _set("hand", "points", True)),
+        "points is not a whole number",
+    ),
+    (
+        "a rating that is not a number",
+        lambda document: _edited(document, _set("result", "mu", float("nan"))),
+        "mu is not a number",
+    ),
+    (
+        "a hand's points that are not its cards'",
+        lambda document: _edited(document, _set("hand", "cards", "K 7")),
+        "not those of its cards",
+    ),
+    (
+        "a hand's cards not written as the app writes them",
+        lambda document: _edited(document, _set("hand", "cards", "kh  7s")),
+        "not written as the app writes them",
+    ),
+    (
+        "points nobody is left holding",
+        lambda document: _edited(document, _set("hand", "points", 10_001, row=1)),
+        "No hand of at most 24 cards is worth 10001 points",
+    ),
+    (
+        "a contract the table does not play",
+        lambda document: _edited(document, _set("round", "number", 8)),
+        "its table plays 7",
+    ),
+    (
         "a result naming a player the file does not hold",
         lambda document: _edited(document, _set("result", "others", {"999": 1})),
         "does not hold",
@@ -614,7 +664,6 @@ def test_an_import_no_worker_took_within_an_hour_is_refused_and_its_file_dropped
 
 
 ODD_BUT_ACCEPTED = [
-    ("a check of cards that are not cards", _set("check", "cards", "ZZ <script>alert(1)</script>")),
     ("an answer in markup", _set("check", "answer", "<img src=x onerror=alert(1)>")),
     ("a player named in markup", _set("player", "name", "<b>Ann</b> & co")),
     ("a season named in markup", _set("season", "name", "Winter <i>'26</i>")),
@@ -638,3 +687,47 @@ def test_an_odd_file_that_is_imported_breaks_no_page(client, exported, empty_clu
         assert response.status_code == 200, url
         assert "<script>alert(1)" not in response.content.decode()
         assert "<img src=x" not in response.content.decode()
+
+
+def test_a_club_that_scored_with_the_keypad_and_typed_cards_comes_back_whole(client):
+    """The score entry keeps ranks alone from the keypad ("K 7") beside cards typed or read
+    ("KH 7S"): the import reads each hand as the score entry wrote it."""
+    club = make_club(make_user(), name="Keypad")
+    game = make_game(club, players=3)
+    seats = _seats(game)
+    services.round_record_went_out(
+        game=game, version=_fresh(game), seat=seats[0], user=game.created_by
+    )
+    keypad, typed = rules.parse_ranks("K 7 JK"), rules.parse_ranks("KH 7S")
+    entries = {seats[1].pk: rules.HandEntry(cards=tuple(keypad))}
+    entries[seats[2].pk] = rules.HandEntry(cards=tuple(typed))
+    services.round_score(game=game, version=_fresh(game), entries=entries, user=game.created_by)
+    assert sorted(club.games.get().rounds.get(number=1).hands.values_list("cards", flat=True)) == [
+        "",
+        "K 7 JK",
+        "KH 7S",
+    ]
+    restored = make_club(club.owner(), name="Keypad")
+    services.club_import(user=club.owner(), club=restored, document=archive.club_export_json(club))
+    assert _club_rows(restored) == _club_rows(club)
+    client.force_login(club.owner())
+    same = {}
+    assert _texts(client, _club_pages(restored), names=same) == _texts(
+        client, _club_pages(club), names=same
+    )
+
+
+def test_a_file_of_more_players_than_a_club_keeps_is_refused_in_the_caps_words(empty_club):
+    players = [
+        {"id": n, "name": f"P{n}", "retired": False, "created_at": "2026-01-05T20:00:00+00:00"}
+        for n in range(1, 60_001)
+    ]
+    tables = {archive.model_key(model): [] for model in archive.EXPORTED}
+    document = archive.club_document({"club": "Huge", "models": {**tables, "player": players}})
+    before = _snapshot(empty_club)
+    with pytest.raises(services.ImportRefused) as refusal:
+        services.club_import(user=empty_club.owner(), club=empty_club, document=document)
+    assert str(refusal.value).startswith(
+        "The file has 60,000 players: more than 500 players, the most a club keeps."
+    )
+    assert _snapshot(empty_club) == before
