@@ -3,7 +3,6 @@ a bad, foreign, cut-short or edited file is refused with a reason and changes no
 the command imports it or a worker does, once, however often its task runs."""
 
 import json
-import re
 from datetime import timedelta
 
 import pytest
@@ -31,6 +30,7 @@ from scorekeeper.models import (
 from scorekeeper.services import archive
 from scorekeeper.services.tasks import tasks_requeue_stale, uploads_drop_stale
 from tests.factories import built_once, make_club, make_game, make_user, play_round, run_tasks
+from tests.scorekeeper.club_pages import club_urls, page_texts, tables_by_place
 
 # slow: a lived-in club built through the services, exported and imported.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -248,34 +248,15 @@ def test_history_is_never_given_to_an_account_outside_the_club(exported):
     assert events.filter(created_by__isnull=True).count() == events.count()
 
 
-def _texts(client, urls: list[str], *, names: dict[str, str]) -> list[str]:
-    """Each page's words as a reader sees them, the clubs' names made one (ids live in links)."""
-    pages = []
-    for url in urls:
-        response = client.get(url)
-        assert response.status_code == 200, (url, response.status_code)
-        text = re.sub(r"<[^>]+>", " ", response.content.decode())
-        text = re.sub(r"Table \d+", "Table N", text)  # a table is named by its own id
-        for name, same in names.items():
-            text = text.replace(name, same)
-        pages.append(" ".join(text.split()))
-    return pages
-
-
 def _club_pages(club) -> list[str]:
-    games = list(club.games.order_by("pk"))
-    return [
-        reverse("club_standings", args=[club.pk]),
-        *[season.get_absolute_url() for season in club.seasons.order_by("starts_on", "pk")],
-        *[player.get_absolute_url() for player in club.players.order_by("name")],
-        *[game.get_absolute_url() for game in games],
-        *[reverse("history", args=[game.pk]) for game in games],
-        *[reverse("table_photos", args=[game.pk]) for game in games],
-        *[
-            reverse("tv", args=[services.tv_link_create(game=game, user=club.owner()).token])
-            for game in games
-        ],
-    ]
+    """Every page of the club but its own, which differs on purpose (invite code, members)."""
+    return club_urls(club)[1:]
+
+
+def _texts(client, club, *, names: dict[str, str]) -> list[str]:
+    """The words of every page of the club, the clubs' names and the tables' (their ids) made
+    one."""
+    return page_texts(client, _club_pages(club), same=names | tables_by_place(club))
 
 
 def test_every_page_of_a_restored_club_reads_as_the_originals(client, exported, empty_club):
@@ -287,8 +268,8 @@ def test_every_page_of_a_restored_club_reads_as_the_originals(client, exported, 
     Membership.objects.filter(club=empty_club, user=ann).update(role=Role.OWNER)  # as at home
     client.force_login(ann)
     same = {"Thursday Night": "CLUB", "Restored": "CLUB"}
-    original = _texts(client, _club_pages(club), names=same)
-    restored = _texts(client, _club_pages(empty_club), names=same)
+    original = _texts(client, club, names=same)
+    restored = _texts(client, empty_club, names=same)
     assert len(restored) == len(original) > 10
     for before, after in zip(original, restored, strict=True):
         assert after == before
@@ -711,10 +692,7 @@ def test_a_club_that_scored_with_the_keypad_and_typed_cards_comes_back_whole(cli
     services.club_import(user=club.owner(), club=restored, document=archive.club_export_json(club))
     assert _club_rows(restored) == _club_rows(club)
     client.force_login(club.owner())
-    same = {}
-    assert _texts(client, _club_pages(restored), names=same) == _texts(
-        client, _club_pages(club), names=same
-    )
+    assert _texts(client, restored, names={}) == _texts(client, club, names={})
 
 
 def test_a_file_of_more_players_than_a_club_keeps_is_refused_in_the_caps_words(empty_club):
