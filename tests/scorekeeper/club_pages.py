@@ -32,6 +32,30 @@ def club_urls(club, *, tv: bool = True) -> list[str]:
     return urls
 
 
+# What a page carries for the session that reads it: the CSRF token, the signed address the
+# round screen polls (signed for the session, at the moment), the account's id (a restored
+# backup gives accounts new ids: they travel by username).
+SESSIONS_OWN = [
+    (re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+'), r"\1CSRF-TOKEN"),
+    (re.compile(r"(/live/\?key=)[\w:-]+"), r"\1POLL-KEY"),
+    (re.compile(r'(data-user=")\d+'), r"\1USER"),
+]
+
+
+def page_markup(client, urls: list[str]) -> list[str]:
+    """Each page's markup but what it carries for the session that reads it: the whole page, as
+    a copy with the same ids and tokens as the original (a restored backup) must serve it."""
+    pages = []
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        page = response.content.decode()
+        for pattern, replacement in SESSIONS_OWN:
+            page = pattern.sub(replacement, page)
+        pages.append(page)
+    return pages
+
+
 def page_texts(client, urls: list[str], *, same: dict[str, str] | None = None) -> list[str]:
     """Each page's words as a reader sees them (markup and white space aside), with each text of
     `same` replaced by its value (what legitimately differs: a club's name, invite code)."""
