@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 
 import rules
-from scorekeeper.models import Check, Game, Hand, Round, Seat, TableMeld
+from scorekeeper.models import Check, Game, Hand, Result, Round, Seat, TableMeld
 
 from .clubs import players_cap_words
 from .refusals import ImportRefused
@@ -80,6 +80,43 @@ def _notation(row, words: str) -> list[rules.Card]:
     return cards
 
 
+def _whole(item) -> bool:
+    return type(item) is int and item >= 0
+
+
+def event_payload_check(value, name: str) -> None:
+    """An event's `before` or `after` (`name`) in the shapes services/events.py builds, its
+    cards in the notation of the rows they come from and go back to on undo (a hand's, a
+    meld's): checked before the ids in it are moved to the restored rows."""
+    words = f"An event's {name}"
+    if not isinstance(value, dict):
+        raise ImportRefused(f"{words} is not a record of a change.")
+    for key, item in value.items():
+        if key.isdecimal():  # a seat's hand: [cards, points]
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+                raise ImportRefused(f"{words} holds a hand that is not cards and points.")
+            if not (item[1] is None or _whole(item[1])):
+                raise ImportRefused(f"{words} holds points that are not points: {_shown(item)}.")
+            _notation(Hand(cards=item[0]), f"A hand's cards in an event's {name}")
+        elif key == "cards":
+            if not isinstance(item, str):
+                raise ImportRefused(f"{words} holds a meld's cards that are not text.")
+            _notation(TableMeld(cards=item), f"A meld's cards in an event's {name}")
+        elif key in ("went_out", "meld"):
+            if not (item is None or _whole(item)):
+                raise ImportRefused(f"{words} names a {key} that is no row: {_shown(item)}.")
+        elif key == "rummy":
+            if type(item) is not bool:
+                raise ImportRefused(f"{words} says rummy with no true or false.")
+        elif key in ("down", "melds"):
+            # Melds taken back by an undo are gone: the history names them as none.
+            gone = (None,) if key == "melds" else ()
+            if not (isinstance(item, list) and all(one in gone or _whole(one) for one in item)):
+                raise ImportRefused(f"{words} names {key} that are not a list of rows.")
+        else:
+            raise ImportRefused(f"{words} holds what no change records: {_shown(key)}.")
+
+
 def _hand(hand: Hand) -> None:
     held = _notation(hand, "A hand's cards")
     round_ = hand.round
@@ -124,7 +161,20 @@ def _game(game: Game) -> None:
         raise ImportRefused(f"A table's first dealer is seat {game.first_dealer + 1} of {most}.")
 
 
+def _result(result: Result) -> None:
+    game = result.game
+    most, contracts = game.house_rules.max_players, game.contract_count
+    if result.place > most:
+        raise ImportRefused(f"A result's place is {result.place}: its table seats {most}.")
+    if not result.rounds_won <= result.rounds <= contracts:
+        raise ImportRefused(
+            f"A result counts {result.rounds_won} contracts won of {result.rounds}: its table "
+            f"plays {contracts}."
+        )
+
+
 _ROWS = {
+    Result: _result,
     Hand: _hand,
     Seat: _seat,
     Round: _round,

@@ -123,6 +123,8 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
                 ) from None
         setattr(instance, field.attname, value)
     if model is Event:
+        import_checks.event_payload_check(instance.before, "before")
+        import_checks.event_payload_check(instance.after, "after")
         seat, meld = restored[Seat].id_of, restored[TableMeld].id_of
         instance.before = archive.event_ids_moved(instance.before, seat, meld)
         instance.after = archive.event_ids_moved(instance.after, seat, meld)

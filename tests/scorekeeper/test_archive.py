@@ -300,6 +300,21 @@ def _set(model: str, field: str, value, row: int = 0):
     return change
 
 
+def _event(kind: str, side: str, change):
+    """A change of the first event of `kind`'s `side` (its before or after)."""
+
+    def change_models(models):
+        event = next(event for event in models["event"] if event["kind"] == kind)
+        event[side] = change(event[side])
+
+    return change_models
+
+
+def _first_hand(payload: dict, cards: str) -> dict:
+    seat = next(key for key in payload if key.isdecimal())
+    return payload | {seat: [cards, payload[seat][1]]}
+
+
 REFUSED = [
     ("not JSON", lambda document: b"\xff\xfe\x00 not json", "not JSON"),
     ("cut short", lambda document: document[: len(document) // 2], "cut short"),
@@ -441,6 +456,45 @@ REFUSED = [
         "a contract the table does not play",
         lambda document: _edited(document, _set("round", "number", 8)),
         "its table plays 7",
+    ),
+    (
+        "a hand in the history whose cards are not cards",
+        lambda document: _edited(
+            document, _event("round_scored", "after", lambda after: _first_hand(after, "ZZ"))
+        ),
+        "A hand's cards in an event's after are not cards",
+    ),
+    (
+        "a hand in the history in another notation",
+        lambda document: _edited(
+            document, _event("score_edited", "before", lambda before: _first_hand(before, "k 7"))
+        ),
+        "not written as the app writes them",
+    ),
+    (
+        "a meld in the history in lower case",
+        lambda document: _edited(
+            document,
+            _event("laid_off", "after", lambda after: after | {"cards": after["cards"].lower()}),
+        ),
+        "A meld's cards in an event's after are not written as the app writes them",
+    ),
+    (
+        "who went down in the history, not a list",
+        lambda document: _edited(
+            document, _event("score_edited", "after", lambda after: after | {"down": 5})
+        ),
+        "names down that are not a list of rows",
+    ),
+    (
+        "a history that records no change",
+        lambda document: _edited(document, _event("may_i", "before", lambda before: [1])),
+        "is not a record of a change",
+    ),
+    (
+        "a result's place beyond its table",
+        lambda document: _edited(document, _set("result", "place", 9)),
+        "its table seats",
     ),
     (
         "a result naming a player the file does not hold",
