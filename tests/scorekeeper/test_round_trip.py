@@ -209,15 +209,16 @@ def _client(user) -> Client:
     return client
 
 
-def club_pages(club, user) -> list[str]:
-    """Every page of `club` as `user` reads it, with what legitimately differs between a club and
-    its copy made one: the tables' names (their ids), the invite code, the TV links' tokens."""
+def club_pages(club, client: Client) -> list[str]:
+    """Every page of `club` as `client` reads it, with what legitimately differs between a club
+    and its copy made one: the tables' names (their ids), the invite code, the TV links'
+    tokens."""
     urls = club_urls(club)
     club.refresh_from_db()
     tokens = TableLink.objects.filter(game__club=club).values_list("token", flat=True)
     same = tables_by_place(club) | {token: "TV-TOKEN" for token in [*tokens, club.tv_token]}
     same[club.invite_code] = "INVITE-CODE"
-    return page_texts(_client(user), urls, same=same)
+    return page_texts(client, urls, same=same)
 
 
 def _same_pages(original: list[str], copy: list[str], urls: list[str]) -> None:
@@ -232,7 +233,8 @@ def round_trip(club: Club, owner) -> None:
     too (its ids are the original's)."""
     _tasks_run()  # what workers still owe the club (ratings replayed): the club as it settles
     urls = club_urls(club)
-    markup = page_markup(_client(owner), urls)
+    client = _client(owner)
+    markup = page_markup(client, urls)
     with tempfile.TemporaryDirectory() as folder:
         backup = Path(folder) / "backup.tar.gz"
         backup_write(path=backup)
@@ -242,9 +244,9 @@ def round_trip(club: Club, owner) -> None:
             for photo in game.photos.all():
                 services.photo_delete(photo=photo, user=owner)
         copy = services.club_create(user=owner, name=club.name)
-        original = club_pages(club, owner)
+        original = club_pages(club, client)
         services.club_import(user=owner, club=copy, document=archive.club_export_json(club))
-        _same_pages(original, club_pages(copy, owner), urls)
+        _same_pages(original, club_pages(copy, client), urls)
 
         _database_empty()
         backup_restore(path=backup)
