@@ -57,6 +57,8 @@ def value_typed(model, field, value):
 def players_check(rows: list) -> None:
     """At most the players a club keeps are playing (not deleted after playing), as adding a
     player refuses: counted before any row is read, so a file of thousands is refused at once."""
+    if not isinstance(rows, list):
+        return  # refused as such when the players are read
     playing = sum(1 for row in rows if isinstance(row, dict) and row.get("retired") is not True)
     if playing > settings.PLAYERS_PER_CLUB:
         raise ImportRefused(

@@ -512,6 +512,11 @@ REFUSED = [
         "points left per contract are not valid",
     ),
     (
+        "players that are not a list",
+        lambda document: _edited(document, lambda models: models.update(player=5)),
+        "players are not a list of rows",
+    ),
+    (
         "a model left out",
         lambda document: _edited(document, lambda models: models.pop("check")),
         "tables this app expects",
