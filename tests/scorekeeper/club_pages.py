@@ -33,11 +33,13 @@ def club_urls(club, *, tv: bool = True) -> list[str]:
 
 
 # What a page carries for the session that reads it: the CSRF token, the signed address the
-# round screen polls (signed for the session, at the moment), the account's id (a restored
-# backup gives accounts new ids: they travel by username).
+# round screen polls (signed for the session, at the moment), the tag the service worker keys
+# the session's pages to, the account's id (a restored backup gives accounts new ids: they
+# travel by username).
 SESSIONS_OWN = [
     (re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+'), r"\1CSRF-TOKEN"),
     (re.compile(r"(/live/\?key=)[\w:-]+"), r"\1POLL-KEY"),
+    (re.compile(r'(data-session=")\w+'), r"\1SESSION-TAG"),
     (re.compile(r'(data-user=")\d+'), r"\1USER"),
 ]
 
