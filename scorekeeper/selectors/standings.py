@@ -9,7 +9,17 @@ from datetime import datetime
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
 
-from scorekeeper.models import Club, Player, PointsLeft, Result, Rivalry, Round, Season, Seat
+from scorekeeper.models import (
+    Club,
+    Player,
+    PointsLeft,
+    Recount,
+    Result,
+    Rivalry,
+    Round,
+    Season,
+    Seat,
+)
 
 # Until a player has finished this many tables their rating says little (it starts low, below
 # zero, and climbs as it grows surer): the standings say "new" instead.
@@ -379,3 +389,8 @@ def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Pa
         .order_by("-started_at", "-pk")
     )
     return Paginator(games, per_page).get_page(page)
+
+
+def standings_recounting(club: Club) -> bool:
+    """Whether a worker has yet to recount the club's standings (its ratings are out of date)."""
+    return Recount.objects.filter(club_id=club.pk).exists()

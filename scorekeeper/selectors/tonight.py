@@ -11,8 +11,7 @@ from django.db.models import Prefetch, Q
 
 from scorekeeper.models import TV_TOKEN_LENGTH, Club, Game, Player, Result, Round, Season, Seat
 
-from .standings import standings_for
-from .tables import standings_recounting
+from .standings import standings_for, standings_recounting
 
 
 @dataclass
