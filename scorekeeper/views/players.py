@@ -28,19 +28,25 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
+def _account_link_write(request: HttpRequest, pk: int, write, said: str) -> HttpResponse:
+    """`write` of the player `pk` and the member's account, then back to the player's page
+    saying `said` (of the player) or the refusal."""
+    player = player_or_404(request, pk)
+    write = partial(write, player=player, user=request.user)
+    return write_and_redirect(request, write, said=said.format(player=player), to=player)
+
+
 @require_POST
 @login_required
 def player_me(request: HttpRequest, pk: int) -> HttpResponse:
-    player = player_or_404(request, pk)
-    link = partial(services.player_account_link, player=player, user=request.user)
-    said = f"Saved: you are {player} at {player.club}'s tables."
-    return write_and_redirect(request, link, said=said, to=player)
+    said = "Saved: you are {player} at {player.club}'s tables."
+    return _account_link_write(request, pk, services.player_account_link, said)
 
 
 @require_POST
 @login_required
 def player_unlink(request: HttpRequest, pk: int) -> HttpResponse:
-    player = player_or_404(request, pk)
-    unlink = partial(services.player_account_unlink, player=player, user=request.user)
-    said = f"Saved: {player} is no member's player now."
-    return write_and_redirect(request, unlink, said=said, to=player)
+    # The player's own member or an owner: the service decides which may.
+    return _account_link_write(
+        request, pk, services.player_account_unlink, "Saved: {player} is no member's player now."
+    )

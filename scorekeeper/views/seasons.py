@@ -107,31 +107,32 @@ def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+def _season_write(request: HttpRequest, pk: int, write, said: str) -> HttpResponse:
+    """An owner's `write` of the season `pk`, then back to the club page saying `said` (of the
+    season) or the refusal."""
+    season = season_or_404(request, pk, role=Role.OWNER)
+    write = partial(write, season=season, user=request.user)
+    return write_and_redirect(request, write, said=said.format(season=season), to=season.club)
+
+
 @require_POST
 @login_required
 def season_close(request: HttpRequest, pk: int) -> HttpResponse:
-    season = season_or_404(request, pk, role=Role.OWNER)
-    close = partial(services.season_close, season=season, user=request.user)
-    said = f"{season} is closed: it ended today."
-    return write_and_redirect(request, close, said=said, to=season.club)
+    return _season_write(request, pk, services.season_close, "{season} is closed: it ended today.")
 
 
 @require_POST
 @login_required
 def season_share(request: HttpRequest, pk: int) -> HttpResponse:
-    season = season_or_404(request, pk, role=Role.OWNER)
-    share = partial(services.season_share, season=season, user=request.user)
-    said = f"Anyone with the link can now see {season}'s standings."
-    return write_and_redirect(request, share, said=said, to=season.club)
+    said = "Anyone with the link can now see {season}'s standings."
+    return _season_write(request, pk, services.season_share, said)
 
 
 @require_POST
 @login_required
 def season_unshare(request: HttpRequest, pk: int) -> HttpResponse:
-    season = season_or_404(request, pk, role=Role.OWNER)
-    unshare = partial(services.season_unshare, season=season, user=request.user)
-    said = f"The link to {season}'s standings no longer works."
-    return write_and_redirect(request, unshare, said=said, to=season.club)
+    said = "The link to {season}'s standings no longer works."
+    return _season_write(request, pk, services.season_unshare, said)
 
 
 @require_POST
