@@ -137,6 +137,21 @@ def game_board(game: Game) -> Board:
     )
 
 
+def finished_board(game: Game, *, seats: list[Seat], rounds: list[Round], hands) -> Board:
+    """A finished table's board from rows already in hand, with no Shanghai call and no query:
+    `hands` by round id, then seat id (the bench of the standings, which writes its tables in
+    bulk, adds them up so)."""
+    return _board(
+        game,
+        seats=seats,
+        rounds=rounds,
+        hands=hands,
+        calls=(),
+        last_action=None,
+        melds_of=lambda round_: [],
+    )
+
+
 def last_action(game: Game) -> str | None:
     """What the newest action still standing did, as the history says (an undo is none)."""
     return (
