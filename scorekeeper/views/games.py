@@ -51,11 +51,11 @@ def table_page(
             entered=selectors.scores_taken_back(board.current),
         )
     readings, held = {}, {}
-    if score_form is not None and board.scoring and game.member_role != Role.VIEWER:
+    if score_form is not None and board.scoring and game.access.can_score:
         # Each hand keeps its own photos while another is photographed, and its count check.
         readings, held = photos.hand_readings(board.current), photos.held_counts(board)
     offline_form = None
-    if board.current and not board.scoring and game.member_role != Role.VIEWER:
+    if board.current and not board.scoring and game.access.can_score:
         # Every player's row, for the score entry a tablet shows by itself when "Went out" is
         # tapped with no connection (score_entry_offline.html).
         offline_form = ScoreForm(round_=board.current, hands=board.hands, editing=True)
