@@ -13,6 +13,7 @@ from django.utils import timezone
 
 import rules
 from rules.standings import places
+from scorekeeper.actions import ACTIONS
 from scorekeeper.models import (
     TV_TOKEN_LENGTH,
     Club,
@@ -507,7 +508,7 @@ def changes_since(game: Game, version: int, *, user=None, most: int = 3) -> list
     if behind <= 0:
         return []
     events = list(game.events.select_related("round", "created_by").order_by("-pk")[:behind])
-    saved_by = {event.created_by_id for event in events if event.kind in _SAVES}
+    saved_by = {event.created_by_id for event in events if ACTIONS[event.kind].stale}
     players = {}
     if saved_by - {None}:
         players = dict(
@@ -518,16 +519,11 @@ def changes_since(game: Game, version: int, *, user=None, most: int = 3) -> list
     return [_change(event, user, players) for event in events]
 
 
-_SAVES = {
-    Event.Kind.ROUND_SCORED: "saved contract {number}",
-    Event.Kind.SCORE_EDITED: "corrected contract {number}'s scores",
-}
-
-
 def _change(event: Event, user, players: dict[int, str]) -> str:
     """One change made on another screen, in a few words; `players` names the accounts that
     are a player of the table's club."""
-    if event.kind not in _SAVES or event.round is None:
+    stale = ACTIONS[event.kind].stale
+    if not stale or event.round is None:
         return event.description
     if user is not None and event.created_by_id == user.pk:
         who = "you"
@@ -535,7 +531,7 @@ def _change(event: Event, user, players: dict[int, str]) -> str:
         who = players[event.created_by_id]
     else:
         who = event.created_by.get_username() if event.created_by else "someone"
-    return f"{who} {_SAVES[event.kind].format(number=event.round.number)}"
+    return stale.format(who=who, number=event.round.number)
 
 
 def other_browsers(*, user, session_key: str) -> int:
