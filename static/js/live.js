@@ -259,7 +259,7 @@
     return { table: Number(live.dataset.table), user: Number(live.dataset.user) };
   }
   const queueKey = (table) => `sk:queue:${table}`;
-  // The hands typed for a round, kept by app.js: done with once the round is saved.
+  // The hands typed for a round, kept by tablet.js: done with once the round is saved.
   function forgetDraft() {
     try {
       localStorage.removeItem(`sk:draft:${here().table}`);
@@ -349,7 +349,7 @@
     }
   }
 
-  // A note above the table that stays until dismissed (app.js), or the banner on other pages.
+  // A note above the table that stays until dismissed (tablet.js), or the banner on other pages.
   const note = (message) => (window.tableNote ? window.tableNote(message) : say(message, "", 10e3));
 
   function tapId() {
