@@ -542,7 +542,7 @@ class Photo(Recorded):
 
     @property
     def label_size(self) -> int:
-        """The marks' labels' size in the photo's pixels, before app.js fits them to the screen."""
+        """The marks' labels' size in the photo's pixels, before photos.js fits them on screen."""
         return max(self.width, self.height) // 40
 
     @property

@@ -3,6 +3,7 @@ screens changed since a screen last looked."""
 
 from django.db.models import Exists, OuterRef
 
+from scorekeeper.actions import ACTIONS
 from scorekeeper.models import Event, Game, PhotoStatus, Player, Round
 
 
@@ -61,7 +62,7 @@ def changes_since(game: Game, version: int, *, user=None, most: int = 3) -> list
     if behind <= 0:
         return []
     events = list(game.events.select_related("round", "created_by").order_by("-pk")[:behind])
-    saved_by = {event.created_by_id for event in events if event.kind in _SAVES}
+    saved_by = {event.created_by_id for event in events if ACTIONS[event.kind].stale}
     players = {}
     if saved_by - {None}:
         players = dict(
@@ -72,16 +73,11 @@ def changes_since(game: Game, version: int, *, user=None, most: int = 3) -> list
     return [_change(event, user, players) for event in events]
 
 
-_SAVES = {
-    Event.Kind.ROUND_SCORED: "saved contract {number}",
-    Event.Kind.SCORE_EDITED: "corrected contract {number}'s scores",
-}
-
-
 def _change(event: Event, user, players: dict[int, str]) -> str:
     """One change made on another screen, in a few words; `players` names the accounts that
     are a player of the table's club."""
-    if event.kind not in _SAVES or event.round is None:
+    stale = ACTIONS[event.kind].stale
+    if not stale or event.round is None:
         return event.description
     if user is not None and event.created_by_id == user.pk:
         who = "you"
@@ -89,4 +85,4 @@ def _change(event: Event, user, players: dict[int, str]) -> str:
         who = players[event.created_by_id]
     else:
         who = event.created_by.get_username() if event.created_by else "someone"
-    return f"{who} {_SAVES[event.kind].format(number=event.round.number)}"
+    return stale.format(who=who, number=event.round.number)
