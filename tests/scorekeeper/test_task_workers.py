@@ -79,6 +79,19 @@ def status(photo: Photo) -> str:
     return photo.status
 
 
+def test_the_workers_run_at_a_lower_priority_one_thread_each(media):
+    process = workers(media)
+    try:
+        family = psutil.Process(process.pid)
+        wait_for(lambda: family.children(), timeout=60, step=0.05)
+        [reader] = family.children()
+        assert family.nice() == reader.nice() == settings.TASK_NICENESS == 10
+        assert reader.environ()["OPENBLAS_NUM_THREADS"] == "1"
+    finally:
+        out = stop(process)
+    assert process.returncode == 0, out
+
+
 def test_a_worker_reads_a_queued_photo_and_stops_when_told(photo, media):
     process = workers(media)
     try:
