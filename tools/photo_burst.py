@@ -16,8 +16,9 @@ four have gone out, so their score entries take photos. Then:
   BURST_SECONDS).
 
 It prints the round screen's median and p95 in ms, idle and during the burst, their ratio (the
-figure that matters: at most 1.5), how many photos were accepted and in how many seconds, and the
-worker's CPU priority; the last line is JSON. `--as-before` runs the worker as before the issue:
+figure that matters: at most 1.5), the burst's asks split into those made while photos were still
+being sent (each is decoded and stored by a web worker) and those made after, while the worker
+only reads; how many photos were accepted, and the readers' CPU priority. The last line is JSON. `--as-before` runs the worker as before the issue:
 one reader a core, at the web workers' priority, NumPy's OpenBLAS with a thread a core (the photo
 throttle, which is code, stays as it is now). The run takes about a minute and a half.
 """
@@ -61,6 +62,8 @@ QUEUED = (
 def summary(times: list[float]) -> dict:
     """Median and p95 of response times in seconds, in ms."""
     ordered = sorted(times)
+    if not ordered:
+        return {"requests": 0, "median_ms": None, "p95_ms": None}
     return {
         "requests": len(ordered),
         "median_ms": round(1000 * statistics.median(ordered), 1),
@@ -75,13 +78,17 @@ def session_of(app: App, session_key: str) -> LoopbackSession:
     return session
 
 
-def round_screen(session: LoopbackSession, url: str, *, count: int, until=None) -> list[float]:
-    """Seconds each ask of the round screen took: `count` asks, or fewer once `until()`."""
+def round_screen(
+    session: LoopbackSession, url: str, *, count: int, until=None
+) -> list[tuple[float, float]]:
+    """When each ask of the round screen was made (time.monotonic) and the seconds it took:
+    `count` asks, or fewer once `until()`."""
     times = []
     while len(times) < count and not (until and until()):
+        asked = time.monotonic()
         started = time.perf_counter()
         answer = session.get(url, timeout=30, allow_redirects=False)
-        times.append(time.perf_counter() - started)
+        times.append((asked, time.perf_counter() - started))
         if answer.status_code != 200:
             raise RuntimeError(f"the round screen answered {answer.status_code}")
         time.sleep(PAUSE_SECONDS)
@@ -102,9 +109,9 @@ def goes_out(session: LoopbackSession, app: App, table: dict) -> None:
         raise RuntimeError(f"going out answered {answer.status_code}")
 
 
-def photograph(session: LoopbackSession, app: App, table: dict, accepted: list) -> None:
+def photograph(session: LoopbackSession, app: App, table: dict, answered: list) -> None:
     """Send photos as fast as the throttle lets, turn about from the three pages that take
-    them, until every one refuses; each accepted one's time goes to `accepted`."""
+    them, until every one refuses; when each was answered goes to `answered`."""
     pk, seats = table["table"], itertools.cycle(table["seats"][1:])
     page = session.get(f"{app.url}/tables/{pk}/", timeout=30).text
     version = page.split('data-version="', 1)[1].split('"', 1)[0]
@@ -130,11 +137,10 @@ def photograph(session: LoopbackSession, app: App, table: dict, accepted: list) 
                 headers=headers,
                 timeout=60,
             )
+            answered.append(time.monotonic())
             if answer.status_code == 429:
                 del pages[name]
-            elif answer.status_code == 200:
-                accepted.append(time.monotonic())
-            else:
+            elif answer.status_code != 200:
                 raise RuntimeError(f"the {name}'s photo answered {answer.status_code}")
 
 
@@ -187,13 +193,13 @@ def measure(app, worker, seeded, photographed, watched, database_url, requests) 
     readers = worker.processes()[1:]
     niceness = sorted({process.nice() for process in readers})
     print(f"== idle: the round screen {requests} times", flush=True)
-    idle = round_screen(screen, url, count=requests)
+    idle = [seconds for _, seconds in round_screen(screen, url, count=requests)]
 
     print(f"== burst: {MEMBERS} members send photos as fast as the throttle lets", flush=True)
-    accepted: list[float] = []  # when each answered 200 (a score entry may refuse in words)
+    answered: list[float] = []
     started = time.monotonic()
     senders = [
-        threading.Thread(target=photograph, args=(member, app, table, accepted))
+        threading.Thread(target=photograph, args=(member, app, table, answered))
         for member, table in zip(members, photographed, strict=True)
     ]
     for sender in senders:
@@ -206,20 +212,23 @@ def measure(app, worker, seeded, photographed, watched, database_url, requests) 
         sending = any(sender.is_alive() for sender in senders)
         return not sending and tasks(database_url)[0] == 0
 
-    time.sleep(0.5)  # the first photos are in the queue
     busy = round_screen(screen, url, count=requests, until=burst_over)
     for sender in senders:
         sender.join()
     left, queued = tasks(database_url)
-    idle_figures, busy_figures = summary(idle), summary(busy)
+    sent = max(answered)
+    idle_figures, busy_figures = summary(idle), summary([seconds for _, seconds in busy])
     return {
         "readers": len(readers),
         "reader_niceness": niceness,
         "photos_accepted": queued,
-        "accepted_in_s": round(max(accepted) - started, 1) if accepted else None,
+        "sent_in_s": round(sent - started, 1),
         "photos_left_unread": left,
         "idle": idle_figures,
         "burst": busy_figures,
+        # While photos are sent (each decoded and stored by a web worker), then only read.
+        "burst_sending": summary([seconds for asked, seconds in busy if asked <= sent]),
+        "burst_reading": summary([seconds for asked, seconds in busy if asked > sent]),
         "median_ratio": round(busy_figures["median_ms"] / idle_figures["median_ms"], 2),
         "p95_ratio": round(busy_figures["p95_ms"] / idle_figures["p95_ms"], 2),
         "load_average": [round(load, 1) for load in os.getloadavg()],
@@ -234,12 +243,12 @@ if __name__ == "__main__":
     report = main(options.requests, options.as_before)
     print(
         f"readers: {report['readers']} at niceness {report['reader_niceness']}; "
-        f"{report['photos_accepted']} photos accepted in {report['accepted_in_s']} s, "
+        f"{report['photos_accepted']} photos accepted, sent in {report['sent_in_s']} s, "
         f"{report['photos_left_unread']} left unread at the end"
     )
     print("| round screen | requests | median ms | p95 ms |")
     print("|---|---:|---:|---:|")
-    for phase in ("idle", "burst"):
+    for phase in ("idle", "burst", "burst_sending", "burst_reading"):
         figures = report[phase]
         print(f"| {phase} | {figures['requests']} | {figures['median_ms']} | {figures['p95_ms']} |")
     print(f"burst / idle: median {report['median_ratio']}x, p95 {report['p95_ratio']}x")
