@@ -248,7 +248,7 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 # request, run by `manage.py task_workers` (the Procfile's worker: DJANGO_TASK_WORKERS processes,
 # by default one a core but one, at least one: a core is left to the web workers). The workers run
 # at the lower CPU priority DJANGO_TASK_NICENESS (0 to 19, as `nice` counts): photos being read
-# take only what the taps leave (docs/photo-timing.md). A task still running after
+# take only what the taps leave (docs/scaling.md). A task still running after
 # DJANGO_TASK_STALE_SECONDS lost its worker (killed, or its machine gone) and is queued again for
 # another. An idle worker looks for tasks every fiftieth of a second; with DJANGO_CACHE_URL it
 # sleeps instead until a queued task rings Redis, and looks by itself only every
