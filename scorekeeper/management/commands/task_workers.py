@@ -10,7 +10,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, close_old_connections, connections
 
-from scorekeeper.management.commands.task_worker import priority_lower
 from scorekeeper.services.tasks import (
     photos_give_up,
     recounts_queue_again,
@@ -42,7 +41,8 @@ class Command(BaseCommand):
     help = (
         "The Procfile's worker: DJANGO_TASK_WORKERS processes of `task_worker` running the "
         "queued tasks (photos to read, imports, rebuilds) at a lower CPU priority "
-        "(DJANGO_TASK_NICENESS), each started again if it dies; every "
+        "(DJANGO_TASK_NICENESS: they yield to the web workers, while this upkeep, which costs "
+        "little, keeps its own), each started again if it dies; every "
         "few seconds, a task whose worker vanished is queued again, every minute a photo whose "
         "task failed is given up, and every ten minutes a recount whose task failed is queued "
         "again and what nobody will collect is deleted. A database that does not answer is "
@@ -59,8 +59,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, processes, interval, **options):
-        # The upkeep and every worker it starts (they inherit it) yield to the web workers.
-        priority_lower(settings.TASK_NICENESS)
         environment = {**READER_THREADS, **os.environ}
         stopping = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
