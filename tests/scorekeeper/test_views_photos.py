@@ -435,6 +435,31 @@ def test_a_member_sending_photos_in_a_loop_is_slowed_down(client, member, game):
     assert Photo.objects.count() == 20
 
 
+@pytest.mark.players(4)  # score_data enters three hands
+def test_a_members_photos_are_counted_together_on_every_page(client, member, scoring):
+    seat = seats(scoring)[1]
+
+    def table_photo():
+        return upload(client, scoring, "meld.jpg", PHOTO.read_bytes())
+
+    def score_photo():
+        file = SimpleUploadedFile("hand.jpg", PHOTO.read_bytes(), content_type="image/jpeg")
+        data = {**score_data(scoring), "photo_seat": seat.pk, f"photo_{seat.pk}": file}
+        return client.post(url("score_photo", scoring), data)
+
+    def checker_photo():
+        file = SimpleUploadedFile("hand.jpg", PHOTO.read_bytes(), content_type="image/jpeg")
+        return client.post(reverse("checker_photo"), {"photo": file})
+
+    pages = [table_photo, score_photo, checker_photo]
+    assert [pages[n % 3]().status_code for n in range(20)] == [200] * 20
+    for page in pages:  # the 21st photo of the minute, wherever it is taken
+        response = page()
+        assert response.status_code == 429
+        assert "Too many attempts" in text_of(response)
+    assert Photo.objects.count() == 14  # the standalone checker's are not kept
+
+
 def hand_photo(client, game, seat, photo: Path, *, second=False, **typed):
     """A photo of `seat`'s hand taken on the score entry (a second photo of it, with `second`),
     with what else the page holds (`typed`: field name -> value)."""
