@@ -13,11 +13,20 @@ from .model import CornerModel, default_joker_network, default_model, default_ne
 
 # Photos are read at most this large: enough for the indices, bounded time on 12-megapixel photos.
 WORKING_SIDE = 1280
-# A card read wrong costs more than a card missed, so weak readings are dropped.
-MIN_CONFIDENCE = 0.85
-# A joker costs 50 points, and one of the two networks learned it only when fine-tuned
-# (model.py): it must be read more surely.
+# The thresholds a card read must pass to count (Thresholds), chosen on the development photos
+# by the rule of `python -m tools.recognition.evaluate --cross-validate` (tools/recognition/
+# evaluate.py, choose_thresholds): the best F1 at a precision of at least 0.98 in every group,
+# since a card read wrong costs more than a card missed (the count check offers a missed one).
+MIN_CONFIDENCE = 0.82
+# A joker costs 50 points: it must be read more surely (never chosen under 0.95).
 JOKER_CONFIDENCE = 0.95
+# Light print on a dark card (the black deck, read through its negative by networks that saw
+# few such cards) is misread more often: it needs this.
+LIGHT_CONFIDENCE = 0.98
+# A joker counts only when its word is read in at least this many letter pairs: one pair of
+# glyphs read as "Jo" or "ke" is as often a face card's print (development photos: every joker
+# read in two to five pairs; of the false jokers read at 0.6 or more, ten in one pair, two in two).
+JOKER_PAIRS = 2
 # Joker readings this many letter spacings apart or closer are one card (see _group_jokers).
 JOKER_REACH = 8.0
 # Corners read at least this well count towards a card; a card needs MIN_CONFIDENCE in all.
@@ -25,7 +34,7 @@ CORNER_CONFIDENCE = 0.5
 # The cards of one photo lie at about the same distance from the camera: a card whose index is
 # less than this share of the largest index read counts as unread (ink or texture read as a
 # tiny index; the smallest card read right in the development photos is a third of the largest).
-LEAST_SIZE = 0.25
+LEAST_SIZE = 0.3
 # Cards read too weakly to count, at most this many of the strongest, are offered to the player as
 # where a missed card may be (see read_photo).
 UNREAD_SHOWN = 6
@@ -61,6 +70,44 @@ class _Corner:
     down: np.ndarray
     spacing: float
     outline: np.ndarray  # (4, 2) patch corners
+    light: bool = False  # light print on a dark card (the black deck)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """What a card needs to count as read; ``evaluate --cross-validate`` chooses them on some
+    scenes of the development photos and measures them on the others."""
+
+    min_confidence: float = MIN_CONFIDENCE
+    joker_confidence: float = JOKER_CONFIDENCE
+    light_confidence: float = LIGHT_CONFIDENCE
+    least_size: float = LEAST_SIZE
+
+    def sure(self, reading: "CardReading") -> bool:
+        """Whether a reading is sure enough to count: a joker or light print needs more than
+        other cards, and a joker its word seen in at least ``JOKER_PAIRS`` letter pairs."""
+        needed = self.min_confidence
+        if reading.light:
+            needed = max(needed, self.light_confidence)
+        if reading.detection.card == JOKER:
+            if reading.corners < JOKER_PAIRS:
+                return False
+            needed = max(needed, self.joker_confidence)
+        return reading.confidence >= needed
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """One card as its corners read, before any threshold: ``confidence`` unrounded, ``size`` its
+    largest index's rank-to-suit spacing in pixels of the working image, ``corners`` how many
+    readings make it (a card's two corners, a joker's letter pairs), ``light`` whether it is light
+    print on a dark card."""
+
+    detection: Detection
+    confidence: float
+    size: float
+    corners: int
+    light: bool
 
 
 def read_cards(
@@ -83,29 +130,46 @@ def read_photo(
     confident first, each read at least ``CORNER_CONFIDENCE`` and lying mostly outside the boxes
     of the cards read. They never change which cards are read.
     """
+    readings = read_card_readings(image, floor=min(min_confidence, CORNER_CONFIDENCE), model=model)
+    return counted(readings, Thresholds(min_confidence=min_confidence))
+
+
+def read_card_readings(
+    image: ImageSource,
+    *,
+    floor: float = CORNER_CONFIDENCE,
+    model: CornerModel | None = None,
+) -> list[CardReading]:
+    """Every card whose corners read at least ``floor``, however sure, in the order found."""
     pixels, scale = load_image_scaled(image, max_side=WORKING_SIDE)
-    floor = min(min_confidence, CORNER_CONFIDENCE)
     corners = read_corners(pixels, min_confidence=floor, model=model)
-    detections, unread = [], []
     height, width = np.array(pixels.shape[:2]) * scale
-    groups = [
-        (group, _card_confidence(group), max(corner.spacing for corner in group))
-        for group in _group_corners_into_cards(corners)
-    ]
-    # The largest index among the cards read well enough to count sets the least size.
-    largest = max((size for _, sure, size in groups if sure >= min_confidence), default=0.0)
-    for group, confidence, size in groups:
-        needed = max(min_confidence, JOKER_CONFIDENCE) if group[0].card == JOKER else min_confidence
+    readings = []
+    for group in _group_corners_into_cards(corners):
         outline = np.concatenate([corner.outline for corner in group]) * scale
         x0, y0 = np.clip(outline.min(axis=0), 0, [width, height])
         x1, y1 = np.clip(outline.max(axis=0), 0, [width, height])
+        confidence = _card_confidence(group)
         detection = Detection(
             card=group[0].card,
             confidence=round(confidence, 4),
             box=(int(x0), int(y0), int(round(x1)), int(round(y1))),
         )
-        counted = confidence >= needed and size >= LEAST_SIZE * largest
-        (detections if counted else unread).append(detection)
+        size = max(corner.spacing for corner in group)
+        light = any(corner.light for corner in group)
+        readings.append(CardReading(detection, confidence, size, len(group), light))
+    return readings
+
+
+def counted(readings: list[CardReading], thresholds: Thresholds) -> Reading:
+    """The cards that count under ``thresholds``, and the strongest of the others as unread."""
+    detections, unread = [], []
+    sure = [thresholds.sure(reading) for reading in readings]
+    # The largest index among the cards read well enough to count sets the least size.
+    largest = max((r.size for r, is_sure in zip(readings, sure, strict=True) if is_sure), default=0)
+    for reading, is_sure in zip(readings, sure, strict=True):
+        large = reading.size >= thresholds.least_size * largest
+        (detections if is_sure and large else unread).append(reading.detection)
     unread = [
         candidate
         for candidate in unread
@@ -208,6 +272,7 @@ def read_corners(
                 down=chosen_candidates.down[position],
                 spacing=float(chosen_candidates.spacing[position]),
                 outline=outlines[position],
+                light=bool(chosen_candidates.light[position]),
             )
         )
     return corners

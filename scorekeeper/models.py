@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from recognizer.limits import SURE_CONFIDENCE
-from rules import Card, HouseRules, Question, parse_cards
+from rules import Card, HouseRules, Question, parse_cards, parse_ranks
 
 
 def new_invite_code() -> str:
@@ -338,7 +338,9 @@ class Hand(models.Model):
     # Copied from the table's rules so the database itself holds the limit.
     may_i_limit = models.PositiveSmallIntegerField(default=2)
     went_down = models.BooleanField(default=False)
-    # Text: what a hand held is bounded by the rules' card limits, not by a column width.
+    # Text: what a hand held is bounded by the rules' card limits, not by a column width. In
+    # canonical notation (rules.format_cards) of what the score entry read: cards typed or read
+    # from a photo ("KH 7S"), or ranks alone from the keypad ("K 7 JK"); `card_list` reads it.
     cards = models.TextField(blank=True)
     points = models.PositiveIntegerField(null=True, blank=True)
 
@@ -354,6 +356,11 @@ class Hand(models.Model):
 
     def __str__(self):
         return f"{self.seat.player} in contract {self.round.number}"
+
+    @property
+    def card_list(self) -> list[Card]:
+        """What the hand held, read by the parser the score entry wrote it with: suits optional."""
+        return parse_ranks(self.cards)
 
 
 class Recorded(models.Model):
@@ -475,6 +482,10 @@ class Check(Recorded):
     def __str__(self):
         return f"{self.get_question_display()} {self.cards}: {'yes' if self.ok else 'no'}"
 
+    @property
+    def card_list(self) -> list[Card]:
+        return parse_cards(self.cards)
+
 
 class PhotoStatus(models.TextChoices):
     READING = "reading", "being read"
@@ -531,7 +542,7 @@ class Photo(Recorded):
 
     @property
     def label_size(self) -> int:
-        """The marks' labels' size in the photo's pixels, before app.js fits them to the screen."""
+        """The marks' labels' size in the photo's pixels, before photos.js fits them on screen."""
         return max(self.width, self.height) // 40
 
     @property

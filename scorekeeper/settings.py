@@ -247,10 +247,13 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # Heavy work (reading a photo, an import, a rebuild) is a task: queued in the database by the
 # request, run by `manage.py task_workers` (the Procfile's worker: DJANGO_TASK_WORKERS processes,
-# one a core by default). A task still running after DJANGO_TASK_STALE_SECONDS lost its worker
-# (killed, or its machine gone) and is queued again for another. An idle worker looks for tasks
-# every fiftieth of a second; with DJANGO_CACHE_URL it sleeps instead until a queued task rings
-# Redis, and looks by itself only every DJANGO_TASK_IDLE_SECONDS (docs/scaling.md).
+# by default one a core but one, at least one: a core is left to the web workers). The workers run
+# at the lower CPU priority DJANGO_TASK_NICENESS (0 to 19, as `nice` counts): photos being read
+# take only what the taps leave (docs/scaling.md). A task still running after
+# DJANGO_TASK_STALE_SECONDS lost its worker (killed, or its machine gone) and is queued again for
+# another. An idle worker looks for tasks every fiftieth of a second; with DJANGO_CACHE_URL it
+# sleeps instead until a queued task rings Redis, and looks by itself only every
+# DJANGO_TASK_IDLE_SECONDS (docs/scaling.md).
 # DJANGO_TASKS_BACKEND=immediate runs each task inside the request that queues it, as the app
 # did before it had workers: for measuring what the workers save (make loadtest), not for a club.
 TASK_BACKENDS = {
@@ -263,7 +266,7 @@ if TASK_BACKEND not in TASK_BACKENDS:
         f"DJANGO_TASKS_BACKEND must be database or immediate, not {TASK_BACKEND!r}"
     )
 TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASK_BACKEND]}}
-TASK_WORKERS = env_int("DJANGO_TASK_WORKERS", os.cpu_count() or 1)
+TASK_WORKERS = env_int("DJANGO_TASK_WORKERS", max((os.process_cpu_count() or 1) - 1, 1))
 TASK_STALE_SECONDS = env_int("DJANGO_TASK_STALE_SECONDS", 120)
 TASK_IDLE_SECONDS = env_int("DJANGO_TASK_IDLE_SECONDS", 5)
 if TASK_WORKERS < 1 or TASK_STALE_SECONDS < 1 or TASK_IDLE_SECONDS < 1:
@@ -271,6 +274,9 @@ if TASK_WORKERS < 1 or TASK_STALE_SECONDS < 1 or TASK_IDLE_SECONDS < 1:
         "DJANGO_TASK_WORKERS, DJANGO_TASK_STALE_SECONDS and DJANGO_TASK_IDLE_SECONDS must be 1 "
         "or more"
     )
+TASK_NICENESS = env_int("DJANGO_TASK_NICENESS", 10)
+if not 0 <= TASK_NICENESS <= 19:
+    raise ImproperlyConfigured(f"DJANGO_TASK_NICENESS must be from 0 to 19, not {TASK_NICENESS}")
 
 # Password resets: printed on the console unless an SMTP server is named.
 EMAIL_SMTP_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")

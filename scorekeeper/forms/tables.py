@@ -109,7 +109,7 @@ def cards_in_words(count: int) -> str:
 
 def count_problem(held: int, entered: int) -> str:
     """What the count check says of a hand said to hold `held` cards with `entered` entered (as
-    static/js/app.js says it while the cards are entered)."""
+    static/js/cards.js says it while the cards are entered)."""
     if entered < held:
         missing = cards_in_words(held - entered)
         return (

@@ -12,7 +12,7 @@ from urllib.parse import quote
 import rules
 from scorekeeper.models import Game
 
-from .tables import Board
+from .boards import Board
 
 SOURCE_NAME = "Shanghai Scorekeeper"
 # The app's own scheme, which opens BG Stats on iOS and Android alike; the documented

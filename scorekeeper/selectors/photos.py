@@ -8,7 +8,7 @@ import rules
 from recognizer import SURE_CONFIDENCE
 from scorekeeper.models import Event, Photo, PhotoStatus, Round
 
-from .tables import Board
+from .boards import Board
 
 # The most cards a hand's count row offers when the rules would allow more: a fan of a deck.
 MOST_CARDS_OFFERED = 24

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from scorekeeper.models import Club, Event, Game, Round, Season, Seat
 
-from .tables import round_points
+from .boards import round_points
 
 COLUMNS = ["date", "season", "table", "contract", "player", "cards", "points", "went out"]
 # A cell a spreadsheet would run as a formula (a player called "=HYPERLINK(...)") is kept as text.

@@ -12,8 +12,8 @@ from django.utils.text import slugify
 
 from scorekeeper.models import Game
 
+from .boards import Board
 from .charts import LineChart, running_totals_chart
-from .tables import Board
 from .tonight import Tonight
 
 

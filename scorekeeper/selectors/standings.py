@@ -7,9 +7,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models import Count, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 
-from scorekeeper.models import Club, Player, PointsLeft, Result, Rivalry, Round, Season, Seat
+from scorekeeper.models import (
+    Club,
+    Player,
+    PointsLeft,
+    Recount,
+    Result,
+    Rivalry,
+    Round,
+    Season,
+    Seat,
+)
 
 # Until a player has finished this many tables their rating says little (it starts low, below
 # zero, and climbs as it grows surer): the standings say "new" instead.
@@ -362,20 +372,27 @@ def club_tables(*, club: Club, page: int | str | None, per_page: int = 20) -> Pa
     """The club's tables, newest first, with players and, once finished, winners and totals:
     five queries a page (count, tables, seats, results, rounds), however many tables there are."""
     # Rounds are fetched for the tables shown only, not counted over every table of the club.
-    games = (
-        club.games.select_related("season")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player")),
-            Prefetch(
-                "results",
-                queryset=Result.objects.select_related("player").order_by("place", "player__name"),
-            ),
-            Prefetch(
-                "rounds",
-                queryset=Round.objects.filter(finished_at__isnull=False).only("pk", "game_id"),
-                to_attr="rounds_finished",
-            ),
-        )
-        .order_by("-started_at", "-pk")
-    )
+    games = with_players_and_results(club.games.all()).order_by("-started_at", "-pk")
     return Paginator(games, per_page).get_page(page)
+
+
+def with_players_and_results(games: QuerySet) -> QuerySet:
+    """The tables with their season, seats and players, results (winners first) and finished
+    rounds (`rounds_finished`, ids only), in four queries more however many there are."""
+    return games.select_related("season").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player")),
+        Prefetch(
+            "results",
+            queryset=Result.objects.select_related("player").order_by("place", "player__name"),
+        ),
+        Prefetch(
+            "rounds",
+            queryset=Round.objects.filter(finished_at__isnull=False).only("pk", "game_id"),
+            to_attr="rounds_finished",
+        ),
+    )
+
+
+def standings_recounting(club: Club) -> bool:
+    """Whether a worker has yet to recount the club's standings (its ratings are out of date)."""
+    return Recount.objects.filter(club_id=club.pk).exists()

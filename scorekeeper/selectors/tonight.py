@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 
-from scorekeeper.models import TV_TOKEN_LENGTH, Club, Game, Player, Result, Round, Season, Seat
+from scorekeeper.models import TV_TOKEN_LENGTH, Club, Game, Player, Result, Season
 
-from .standings import standings_for
-from .tables import standings_recounting
+from .standings import standings_for, standings_recounting, with_players_and_results
 
 
 @dataclass
@@ -99,26 +98,12 @@ def tonight_for(*, club: Club) -> Tonight:
     before the night's first finished table and now."""
     day = club.today()
     starts, ends = day_bounds(club, day)
-    games = (
+    games = with_players_and_results(
         club.games.filter(
             Q(started_at__gte=starts, started_at__lt=ends)
             | Q(finished_at__gte=starts, finished_at__lt=ends)
         )
-        .select_related("season")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player")),
-            Prefetch(
-                "results",
-                queryset=Result.objects.select_related("player").order_by("place", "player__name"),
-            ),
-            Prefetch(
-                "rounds",
-                queryset=Round.objects.filter(finished_at__isnull=False).only("pk", "game_id"),
-                to_attr="rounds_finished",
-            ),
-        )
-        .order_by("started_at", "pk")
-    )
+    ).order_by("started_at", "pk")
     tables = [
         NightTable(
             game=game,

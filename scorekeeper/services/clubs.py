@@ -28,6 +28,11 @@ def _name_checked(*, name: str, model, taken=()) -> str:
     return name
 
 
+def players_cap_words() -> str:
+    """The most players a club keeps, as every refusal of one more says it."""
+    return f"{settings.PLAYERS_PER_CLUB} players, the most a club keeps"
+
+
 @transaction.atomic
 def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
     """A new club with its creator as owner, the seed rules and a season for this year."""
@@ -88,7 +93,7 @@ def player_create(*, club: Club, user, name: str) -> Player:
     name = _name_checked(name=name, model=Player, taken=playing)
     if len(playing) >= settings.PLAYERS_PER_CLUB:
         raise ActionRefused(
-            f"{club} has {settings.PLAYERS_PER_CLUB} players, the most a club keeps: delete "
+            f"{club} has {players_cap_words()}: delete "
             "those who no longer play (on their page) to add new ones."
         )
     key = name_key(name)

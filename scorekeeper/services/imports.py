@@ -14,7 +14,6 @@ from scorekeeper.models import (
     ClubImport,
     Event,
     Game,
-    Hand,
     ImportStatus,
     Player,
     Result,
@@ -24,7 +23,7 @@ from scorekeeper.models import (
     TableMeld,
 )
 from scorekeeper.names import NameRefused, name_clean, name_key
-from scorekeeper.services import archive
+from scorekeeper.services import archive, import_checks
 
 from .audit import owner_action_record
 from .refusals import ImportRefused
@@ -52,10 +51,15 @@ class _Rows:
 
     def id_of(self, file_id):
         """The new database id of a row of this model named in the file (None stays None)."""
+        row = self.row_of(file_id)
+        return None if row is None else row.pk
+
+    def row_of(self, file_id):
+        """The restored row of this model named in the file (None stays None)."""
         if file_id is None:
             return None
         try:
-            return self.saved[file_id].pk
+            return self.saved[file_id]
         except (KeyError, TypeError):
             raise ImportRefused(
                 f"The file names {self.model._meta.verbose_name} {file_id!r}, which it does not "
@@ -92,8 +96,16 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
                 own[field.attname] = value
             value = None
         elif kind == "relation":
-            value = restored[field.related_model].id_of(value)
-        elif field.name == "name" and isinstance(value, str):
+            # The row itself, so that the checks of the rows pointing to it read it unqueried.
+            value = restored[field.related_model].row_of(value)
+            if value is None and not field.null:
+                related = field.related_model._meta.verbose_name
+                raise ImportRefused(f"A {name} in the file names no {related}.")
+            setattr(instance, field.name, value)
+            continue
+        elif (value := import_checks.value_typed(model, field, value)) is None:
+            pass
+        elif field.name == "name":
             # Names as the forms would have made them, so an import cannot bring back "A\u200bnn".
             try:
                 value = name_clean(value, max_length=field.max_length)
@@ -111,28 +123,27 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
                 ) from None
         setattr(instance, field.attname, value)
     if model is Event:
+        import_checks.event_payload_check(instance.before, "before")
+        import_checks.event_payload_check(instance.after, "after")
         seat, meld = restored[Seat].id_of, restored[TableMeld].id_of
         instance.before = archive.event_ids_moved(instance.before, seat, meld)
         instance.after = archive.event_ids_moved(instance.after, seat, meld)
     if model is Result:
         instance.others = _others_in(instance.others, restored[Player].id_of)
         _points_left_check(instance.points_left)
-    if model in (Hand, TableMeld) and instance.cards:
-        # What the pages draw as cards must read as cards: a table page would fail on it.
-        try:
-            rules.parse_cards(instance.cards)
-        except ValueError as error:
-            raise ImportRefused(f"A {name}'s cards are not cards: {error}") from None
     try:
         instance.clean_fields(exclude=rows.unchecked)
         stored_rules = {RulesProfile: "settings", Game: "rules"}.get(model)
         if stored_rules:
-            rules.HouseRules.from_dict(getattr(instance, stored_rules))
+            # Kept as the app keeps house rules: every setting, written by to_dict.
+            house_rules = rules.HouseRules.from_dict(getattr(instance, stored_rules))
+            setattr(instance, stored_rules, house_rules.to_dict())
     except ValidationError as error:
         field_name, messages = next(iter(error.message_dict.items()))
         raise ImportRefused(f"A {name}'s {field_name} is not valid: {messages[0]}") from None
     except (ValueError, TypeError) as error:  # RulesError is a ValueError
         raise ImportRefused(f"A {name}'s house rules are not valid: {error}") from None
+    import_checks.row_check(instance)
     return instance, own
 
 
@@ -312,6 +323,7 @@ def _club_restore(
     by `user` in the club's audit trail. For a `queued` import, the import is marked done in the
     same transaction, and nothing is restored (None) when another run already ended it."""
     tables = payload["models"]
+    import_checks.players_check(tables[archive.model_key(Player)])
     accounts = _accounts(tables, club)
     restored = {}
     try:

@@ -1,6 +1,7 @@
 """The melds on the table: going down with checked melds, lay-offs and Shanghai claims onto them."""
 
 import rules
+from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Round, Seat, TableMeld
 
 from .events import event_record, meld_cards, melds_laid
@@ -28,7 +29,7 @@ def melds_record(*, game: Game, seat: Seat, melds: list[list[rules.Card]], user)
     if no_discard(game, round_):
         return round_end(game, round_, seat, user, melds=laid)
     shown = " | ".join(meld.cards for meld in laid)
-    description = f"{seat.player} went down: {shown}"
+    description = history(Event.Kind.WENT_DOWN, player=seat.player, melds=f": {shown}")
     return event_record(
         game, round_, Event.Kind.WENT_DOWN, user, description, seat=seat, after=melds_laid(laid)
     )
@@ -62,7 +63,9 @@ def meld_lay_off(*, game: Game, seat: Seat, meld: TableMeld, cards: list[rules.C
         raise ActionRefused(f"{seat.player} has not gone down yet, so cannot lay off.")
     before, after = _meld_extend(game, meld, cards)
     laid = rules.format_cards(cards)
-    description = f"{seat.player} laid off {laid} on {meld.owner.player}'s {before}"
+    description = history(
+        Event.Kind.LAID_OFF, player=seat.player, cards=laid, owner=meld.owner.player, meld=before
+    )
     changed = {"before": meld_cards(meld, before), "after": meld_cards(meld, after)}
     return event_record(game, round_, Event.Kind.LAID_OFF, user, description, seat=seat, **changed)
 
@@ -76,9 +79,10 @@ def shanghai_claim_onto(
     if discarder == seat:
         raise ActionRefused("A player cannot claim their own discard.")
     before, after = _meld_extend(game, meld, [card])
-    description = f"{seat.player} claimed {discarder.player}'s {card} onto {before}: Shanghai!"
-    changed = {"before": meld_cards(meld, before), "after": meld_cards(meld, after)}
     kind = Event.Kind.SHANGHAI_CLAIM
+    what = f"{card} onto {before}"
+    description = history(kind, player=seat.player, discarder=discarder.player, what=what)
+    changed = {"before": meld_cards(meld, before), "after": meld_cards(meld, after)}
     return event_record(
         game, round_, kind, user, description, seat=seat, other_seat=discarder, **changed
     )

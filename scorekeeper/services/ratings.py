@@ -18,7 +18,7 @@ from django.tasks import task
 from openskill.models import PlackettLuce
 
 from scorekeeper import selectors
-from scorekeeper.models import Club, Event, Game, Recount, Result, Role
+from scorekeeper.models import Club, Event, Game, Hand, Recount, Result, Role
 
 from .roles import club_lock, role_require
 from .tallies import TALLIED, tallies_change, tallies_rebuild
@@ -129,14 +129,25 @@ def _results_of(game: Game) -> list[Result]:
         .values_list("seat")
         .annotate(claims=Count("pk"))
     )
+    hands = {round_.pk: list(round_.hands.all()) for round_ in board.rounds}
+    return results_of_board(board, hands=hands, claims=claims)
+
+
+def results_of_board(
+    board: selectors.Board, *, hands: dict[int, list[Hand]], claims: dict[int, int]
+) -> list[Result]:
+    """A finished table's results from its board, not yet rated: `hands` are its hands by
+    round id, `claims` its Shanghai claims not taken back by seat id. No query (the bench of
+    the standings writes its tables' results with it too)."""
+    game = board.game
     shared = {}
     for line in board.lines:
         shared[line.place] = shared.get(line.place, 0) + 1
-    hands = {}  # by seat id: points left in each finished round, in contract order
+    points_left = {}  # by seat id: points left in each finished round, in contract order
     for round_ in board.rounds:
-        for hand in round_.hands.all():
-            if round_.finished_at:
-                hands.setdefault(hand.seat_id, []).append(hand.points or 0)
+        if round_.finished_at:
+            for hand in hands[round_.pk]:
+                points_left.setdefault(hand.seat_id, []).append(hand.points or 0)
     return [
         Result(
             game=game,
@@ -151,7 +162,7 @@ def _results_of(game: Game) -> list[Result]:
             rounds_won=line.rounds_won,
             shanghai_claims=claims.get(line.seat.pk, 0),
             may_i_used=line.may_i_used,
-            points_left=hands.get(line.seat.pk, []),
+            points_left=points_left.get(line.seat.pk, []),
             others={
                 str(other.seat.player_id): other.place for other in board.lines if other != line
             },

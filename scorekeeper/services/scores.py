@@ -6,6 +6,7 @@ from django.utils import timezone
 
 import rules
 from scorekeeper import selectors
+from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Hand, Round, Seat
 from scorekeeper.selectors import ShanghaiClaims, Table
 
@@ -117,7 +118,7 @@ def round_score(
     deal = round_.number < len(house_rules.contracts)
     dealt = round_finish(game=game, round_=round_, hands=hands, deal=deal)
     summary = _scores_summary(round_, hands, claims, scored, house_rules)
-    description = f"Contract {round_.number} scored: {summary}"
+    description = history(Event.Kind.ROUND_SCORED, number=round_.number, summary=summary)
     after = round_hands(round_, scored)
     event = event_record(game, round_, Event.Kind.ROUND_SCORED, user, description, after=after)
     if deal:
@@ -188,6 +189,6 @@ def round_edit(
     if before["rummy"] != after["rummy"]:
         changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
     changes = ", ".join(changes)
-    description = f"Contract {round_.number} scores edited: {changes}"
     kind = Event.Kind.SCORE_EDITED
+    description = history(kind, number=round_.number, changes=changes)
     return event_record(game, round_, kind, user, description, before=before, after=after)

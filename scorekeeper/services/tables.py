@@ -8,6 +8,7 @@ from django.db.models import Exists, F, OuterRef
 
 import rules
 from scorekeeper import selectors
+from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Hand, Membership, Role, Round, Seat
 from scorekeeper.selectors import Table
 
@@ -169,7 +170,8 @@ def may_i_spend(*, game: Game, seat: Seat, user, table: Table | None = None) -> 
         raise ActionRefused(refusal)
     hand.may_i_used += 1
     hand.save(update_fields=["may_i_used"])
-    description = f"{seat.player} called May I? ({hand.may_i_limit - hand.may_i_used} left)"
+    left = hand.may_i_limit - hand.may_i_used
+    description = history(Event.Kind.MAY_I, player=seat.player, left=left)
     return event_record(game, round_, Event.Kind.MAY_I, user, description, seat=seat)
 
 
@@ -185,9 +187,8 @@ def hand_mark_down(*, game: Game, seat: Seat, user, table: Table | None = None) 
     hand.save(update_fields=["went_down"])
     if no_discard(game, round_):
         return round_end(game, round_, seat, user)
-    return event_record(
-        game, round_, Event.Kind.WENT_DOWN, user, f"{seat.player} went down", seat=seat
-    )
+    description = history(Event.Kind.WENT_DOWN, player=seat.player, melds="")
+    return event_record(game, round_, Event.Kind.WENT_DOWN, user, description, seat=seat)
 
 
 def round_end(game: Game, round_: Round, seat: Seat, user, *, melds=()) -> Event:
@@ -195,11 +196,12 @@ def round_end(game: Game, round_: Round, seat: Seat, user, *, melds=()) -> Event
     hand: the melds laid are kept on the event, so undo takes them back with it."""
     round_.went_out = seat
     round_.save(update_fields=["went_out", "rummy"])
-    description = f"{seat.player} went out" + (" in one turn" if round_.rummy else "")
+    how = " in one turn" if round_.rummy else ""
     if melds:
-        description += ": " + " | ".join(meld.cards for meld in melds)
+        how += ": " + " | ".join(meld.cards for meld in melds)
     elif no_discard(game, round_):
-        description += " with the whole hand"
+        how += " with the whole hand"
+    description = history(Event.Kind.WENT_OUT, player=seat.player, how=how)
     return event_record(
         game, round_, Event.Kind.WENT_OUT, user, description, seat=seat, after=melds_laid(melds)
     )
@@ -214,17 +216,17 @@ def shanghai_record(
     round_ = round_in_play(game, table)
     hand = table.hand(round_, seat)
     if discarder is None or discarder == seat:
-        description = f"{seat.player} called Shanghai on their own discard"
+        description = history(Event.Kind.SHANGHAI_PROTECT, player=seat.player)
         hand.protects += 1
         return event_record(game, round_, Event.Kind.SHANGHAI_PROTECT, user, description, seat=seat)
     anyone_down = any(other.went_down for other in table.hands_of(round_))
     refusal = rules.shanghai_claim_refusal(discarder=discarder.player.name, anyone_down=anyone_down)
     if refusal:
         raise ActionRefused(refusal)
-    description = f"{seat.player} claimed {discarder.player}'s discard: Shanghai!"
+    kind = Event.Kind.SHANGHAI_CLAIM
+    description = history(kind, player=seat.player, discarder=discarder.player, what="discard")
     hand.claims += 1
     table.hand(round_, discarder).claimed += 1
-    kind = Event.Kind.SHANGHAI_CLAIM
     return event_record(game, round_, kind, user, description, seat=seat, other_seat=discarder)
 
 

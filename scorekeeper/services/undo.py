@@ -3,6 +3,7 @@ event, each reading the payload that kind's builder in `events` wrote."""
 
 from django.db.models import F, Q
 
+from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Hand, Round, TableMeld
 
 from .events import event_record
@@ -103,7 +104,7 @@ def action_undo(*, game: Game, user) -> Event:
     if last is None:
         raise ActionRefused("There is nothing to undo.")
     UNDO[last.kind](game, last)
-    description = f"Undid: {last.description}"
+    description = history(Event.Kind.UNDO, undone=last.description)
     return event_record(
         game, last.round, Event.Kind.UNDO, user, description, seat=last.seat, undoes=last
     )

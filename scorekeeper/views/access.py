@@ -3,10 +3,12 @@ a member of its club. Anything else is a 404, never a 403 that would confirm it 
 whose role does not allow what the view does (`role`, reading by default) gets the 403 page with
 the reason; the services check the role again for every write.
 
-Each object comes with `member_role`, the user's role in its club, for the templates to offer
-only what that role may do; the same query fetches it. Fetching it activates the club's time
+Each object comes with `access`, what the user may do in its club (`can_score`, `is_owner`), for
+the templates to offer only that: a template asks it, never compares a role. The same query
+fetches it. Fetching it activates the club's time
 zone, so the page, or the page a write answers with, shows the club's dates and times."""
 
+from dataclasses import dataclass
 from operator import attrgetter
 
 from django.db.models import F, QuerySet
@@ -30,6 +32,22 @@ from scorekeeper.models import (
 from scorekeeper.services import roles
 
 
+@dataclass(frozen=True)
+class Access:
+    """What a member may do in a club, in the players' words, for the templates to ask."""
+
+    role: Role
+
+    @property
+    def can_score(self) -> bool:
+        # Scorers and owners play the table: taps, scores, edits, TV links.
+        return self.role.allows(Role.SCORER)
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == Role.OWNER
+
+
 def _one_or_404(
     request: HttpRequest, queryset: QuerySet, pk: int, what: str, *, club: str, role: Role
 ):
@@ -49,6 +67,7 @@ def _one_or_404(
     except queryset.model.DoesNotExist:
         raise Http404(f"No such {what}") from None
     roles.role_check(found.member_role, role)
+    found.access = Access(Role(found.member_role))
     _in_time_zone_of(found if club == "pk" else attrgetter(club.replace("__", "."))(found))
     return found
 

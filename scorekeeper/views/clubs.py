@@ -143,51 +143,58 @@ def player_add(request: HttpRequest, pk: int) -> HttpResponse:
     return _club_page(request, club, player_form=form)
 
 
+def _club_setting(request, club, form_name: str, form, write, *, field: str, said=None):
+    """`write` the cleaned `form` for the club, then back to the club page, saying `said` (of
+    the club as written) if given; where the form did not clean or the write was refused (the
+    refusal on `field`), the club page again with the form (as `form_name`) and its errors."""
+    if form.is_valid():
+        try:
+            write(club=club, user=request.user, **form.cleaned_data)
+        except services.ActionRefused as refusal:
+            form.add_error(field, str(refusal))
+        else:
+            if said:
+                messages.success(request, said(club))
+            return redirect(club)
+    return _club_page(request, club, **{form_name: form})
+
+
 @require_POST
 @login_required
 def season_add(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk, role=Role.OWNER)
     form = SeasonForm(request.POST)
-    if form.is_valid():
-        try:
-            services.season_create(club=club, user=request.user, **form.cleaned_data)
-        except services.ActionRefused as refusal:
-            form.add_error("name", str(refusal))
-        else:
-            return redirect(club)
-    return _club_page(request, club, season_form=form)
+    return _club_setting(request, club, "season_form", form, services.season_create, field="name")
+
+
+def _time_zone_said(club) -> str:
+    return f"{club}'s dates and times are now in {club.time_zone}."
 
 
 @require_POST
 @login_required
 def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk, role=Role.OWNER)
-    form = TimeZoneForm(request.POST)
-    if form.is_valid():
-        try:
-            services.club_set_time_zone(club=club, user=request.user, **form.cleaned_data)
-        except services.ActionRefused as refusal:
-            form.add_error("time_zone", str(refusal))
-        else:
-            messages.success(request, f"{club}'s dates and times are now in {club.time_zone}.")
-            return redirect(club)
-    return _club_page(request, club, time_zone_form=form)
+    form, write = TimeZoneForm(request.POST), services.club_set_time_zone
+    return _club_setting(
+        request, club, "time_zone_form", form, write, field="time_zone", said=_time_zone_said
+    )
+
+
+def _tablet_idle_said(club) -> str:
+    if club.tablet_idle_minutes:
+        return f"Members are signed out after {club.tablet_idle_minutes} minutes idle."
+    return "Members stay signed in until their session expires."
 
 
 @require_POST
 @login_required
 def club_tablet_idle(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk, role=Role.OWNER)
-    form = TabletIdleForm(request.POST)
-    if form.is_valid():
-        services.club_set_tablet_idle(club=club, user=request.user, **form.cleaned_data)
-        minutes = club.tablet_idle_minutes
-        if minutes:
-            messages.success(request, f"Members are signed out after {minutes} minutes idle.")
-        else:
-            messages.success(request, "Members stay signed in until their session expires.")
-        return redirect(club)
-    return _club_page(request, club, tablet_idle_form=form)
+    form, write = TabletIdleForm(request.POST), services.club_set_tablet_idle
+    return _club_setting(
+        request, club, "tablet_idle_form", form, write, field="minutes", said=_tablet_idle_said
+    )
 
 
 @require_http_methods(["GET", "POST"])

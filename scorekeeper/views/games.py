@@ -51,11 +51,11 @@ def table_page(
             entered=selectors.scores_taken_back(board.current),
         )
     readings, held = {}, {}
-    if score_form is not None and board.scoring and game.member_role != Role.VIEWER:
+    if score_form is not None and board.scoring and game.access.can_score:
         # Each hand keeps its own photos while another is photographed, and its count check.
         readings, held = photos.hand_readings(board.current), photos.held_counts(board)
     offline_form = None
-    if board.current and not board.scoring and game.member_role != Role.VIEWER:
+    if board.current and not board.scoring and game.access.can_score:
         # Every player's row, for the score entry a tablet shows by itself when "Went out" is
         # tapped with no connection (score_entry_offline.html).
         offline_form = ScoreForm(round_=board.current, hands=board.hands, editing=True)
@@ -174,70 +174,45 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     return polling.not_modified(response, etag)
 
 
-@require_POST
-@login_required
-def may_i(request: HttpRequest, pk: int) -> HttpResponse:
+def table_tap(request, pk: int, form_class, service, *, say_saved: bool = False) -> HttpResponse:
+    """What every tap of the round screen does: fetch the table for a scorer, read it once, clean
+    the form for its seats, call `service` with what it cleaned, and answer with the table (or
+    the refusal). `say_saved`: the answer says "Saved: ..." (a tap whose effect is not plain)."""
     game = game_or_404(request, pk, role=Role.SCORER)
     table = selectors.table_read(game)
-    form = SeatActionForm(request.POST, game=game, seats=table.seats)
+    form = form_class(request.POST, game=game, seats=table.seats)
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
     try:
-        event = services.may_i_spend(game=game, **form.cleaned_data, table=table, user=request.user)
+        event = service(game=game, **form.cleaned_data, table=table, user=request.user)
     except services.ActionRefused as refusal:
         return table_page_refused(request, game, refusal)
-    return _after_tap(request, game, table, event)
+    saved = saved_message(event) if say_saved else ""
+    return _after_tap(request, game, table, event, saved=saved)
+
+
+@require_POST
+@login_required
+def may_i(request: HttpRequest, pk: int) -> HttpResponse:
+    return table_tap(request, pk, SeatActionForm, services.may_i_spend)
 
 
 @require_POST
 @login_required
 def went_down(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk, role=Role.SCORER)
-    table = selectors.table_read(game)
-    form = SeatActionForm(request.POST, game=game, seats=table.seats)
-    if not form.is_valid():
-        return table_page_refused(request, game, form_refusal(form))
-    try:
-        event = services.hand_mark_down(
-            game=game, **form.cleaned_data, table=table, user=request.user
-        )
-    except services.ActionRefused as refusal:
-        return table_page_refused(request, game, refusal)
-    return _after_tap(request, game, table, event, saved=saved_message(event))
+    return table_tap(request, pk, SeatActionForm, services.hand_mark_down, say_saved=True)
 
 
 @require_POST
 @login_required
 def went_out(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk, role=Role.SCORER)
-    table = selectors.table_read(game)
-    form = WentOutForm(request.POST, game=game, seats=table.seats)
-    if not form.is_valid():
-        return table_page_refused(request, game, form_refusal(form))
-    try:
-        event = services.round_record_went_out(
-            game=game, **form.cleaned_data, table=table, user=request.user
-        )
-    except services.ActionRefused as refusal:
-        return table_page_refused(request, game, refusal)
-    return _after_tap(request, game, table, event)
+    return table_tap(request, pk, WentOutForm, services.round_record_went_out)
 
 
 @require_POST
 @login_required
 def shanghai(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_or_404(request, pk, role=Role.SCORER)
-    table = selectors.table_read(game)
-    form = ShanghaiForm(request.POST, game=game, seats=table.seats)
-    if not form.is_valid():
-        return table_page_refused(request, game, form_refusal(form))
-    try:
-        event = services.shanghai_record(
-            game=game, **form.cleaned_data, table=table, user=request.user
-        )
-    except services.ActionRefused as refusal:
-        return table_page_refused(request, game, refusal)
-    return _after_tap(request, game, table, event, saved=saved_message(event))
+    return table_tap(request, pk, ShanghaiForm, services.shanghai_record, say_saved=True)
 
 
 @require_POST

@@ -1,16 +1,24 @@
 """A club's members: who they are and their roles for everyone in the club; the invite code,
 roles and removals for its owners; leaving for any member."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import services
 from scorekeeper.forms import InviteForm, RoleForm
 from scorekeeper.models import Role
 from scorekeeper.views.access import club_or_404, membership_or_404
+from scorekeeper.views.outcomes import write_and_redirect
+
+
+def _members_of(club_id: int) -> str:
+    return reverse("members", args=[club_id])
 
 
 def _members_page(request, club, *, invite_form=None, status=200) -> HttpResponse:
@@ -65,39 +73,27 @@ def member_role(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, " ".join(form.errors["role"]))
         return redirect("members", pk=membership.club_id)
-    try:
-        services.member_role_set(
-            membership=membership, user=request.user, role=form.cleaned_data["role"]
-        )
-    except services.ActionRefused as refusal:
-        messages.error(request, str(refusal))
-    else:
-        role = membership.get_role_display().lower()
-        messages.success(request, f"Saved: {membership.user}'s role is now {role}.")
-    return redirect("members", pk=membership.club_id)
+    role = form.cleaned_data["role"]
+    role_set = partial(
+        services.member_role_set, membership=membership, user=request.user, role=role
+    )
+    said = f"Saved: {membership.user}'s role is now {Role(role).label.lower()}."
+    return write_and_redirect(request, role_set, said=said, to=_members_of(membership.club_id))
 
 
 @require_POST
 @login_required
 def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
     membership = membership_or_404(request, pk, role=Role.OWNER)
-    try:
-        services.member_remove(membership=membership, user=request.user)
-    except services.ActionRefused as refusal:
-        messages.error(request, str(refusal))
-    else:
-        messages.success(request, f"{membership.user} is no longer a member.")
-    return redirect("members", pk=membership.club_id)
+    remove = partial(services.member_remove, membership=membership, user=request.user)
+    said = f"{membership.user} is no longer a member."
+    return write_and_redirect(request, remove, said=said, to=_members_of(membership.club_id))
 
 
 @require_POST
 @login_required
 def club_leave(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk)
-    try:
-        services.member_leave(club=club, user=request.user)
-    except services.ActionRefused as refusal:
-        messages.error(request, str(refusal))
-        return redirect("members", pk=club.pk)
-    messages.success(request, f"You have left {club}.")
-    return redirect("home")
+    leave = partial(services.member_leave, club=club, user=request.user)
+    said = f"You have left {club}."
+    return write_and_redirect(request, leave, said=said, to="home", refused_to=_members_of(club.pk))

@@ -22,10 +22,14 @@ from scorekeeper.views.access import game_in_play_or_404, game_or_404, photo_or_
 from scorekeeper.views.checker import PHOTOS_A_MINUTE, checker_page, standalone_form
 from scorekeeper.views.games import table_page, table_page_refused
 
+# One count of a member's photos, whichever page takes them: the table's checker, the score
+# entry or the standalone checker (each view would otherwise be counted apart, 60 a minute).
+PHOTOS = "photos"
+
 
 @require_POST
 @login_required
-@ratelimit(key="user", rate=PHOTOS_A_MINUTE, method="POST")
+@ratelimit(group=PHOTOS, key="user", rate=PHOTOS_A_MINUTE, method="POST")
 def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
     """Keep a photo taken at the table and queue it to be read into the checker: the page
     answers at once and shows the cards when a worker has read them."""
@@ -54,7 +58,7 @@ def table_photo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-@ratelimit(key="user", rate=PHOTOS_A_MINUTE, method="POST")
+@ratelimit(group=PHOTOS, key="user", rate=PHOTOS_A_MINUTE, method="POST")
 def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     """Keep a photo of one player's cards and queue it to be read into their hand, keeping what
     else was typed: the other hands can be typed while a worker reads it."""
@@ -157,7 +161,7 @@ def _standalone_read(result) -> dict:
 
 @require_POST
 @login_required
-@ratelimit(key="user", rate=PHOTOS_A_MINUTE, method="POST")
+@ratelimit(group=PHOTOS, key="user", rate=PHOTOS_A_MINUTE, method="POST")
 def checker_photo(request: HttpRequest) -> HttpResponse:
     """Queue a photo to be read into the standalone checker. With no table to keep it for, it
     is stored only until a worker has read it, and shown from the page itself."""

@@ -1,6 +1,7 @@
 """Seasons and standings: a season's or all-time standings, closing and sharing a season, the
 read-only shared standings, and playing a finished table again."""
 
+from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -16,6 +17,7 @@ from scorekeeper.forms import StandingsForm
 from scorekeeper.models import Role, Season
 from scorekeeper.selectors import standings
 from scorekeeper.views.access import club_or_404, game_or_404, season_or_404
+from scorekeeper.views.outcomes import write_and_redirect
 
 # The columns a 1024 px tablet shows at once; the others are one tap away ("More columns").
 MAIN_COLUMNS = {"place", "player", "games", "wins", "win_rate", "average", "rating"}
@@ -106,43 +108,32 @@ def shared_standings(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+def _season_write(request: HttpRequest, pk: int, write, said: str) -> HttpResponse:
+    """An owner's `write` of the season `pk`, then back to the club page saying `said` (of the
+    season) or the refusal."""
+    season = season_or_404(request, pk, role=Role.OWNER)
+    write = partial(write, season=season, user=request.user)
+    return write_and_redirect(request, write, said=said.format(season=season), to=season.club)
+
+
 @require_POST
 @login_required
 def season_close(request: HttpRequest, pk: int) -> HttpResponse:
-    season = season_or_404(request, pk, role=Role.OWNER)
-    try:
-        services.season_close(season=season, user=request.user)
-    except services.ActionRefused as refusal:
-        messages.error(request, str(refusal))
-    else:
-        messages.success(request, f"{season} is closed: it ended today.")
-    return redirect(season.club)
+    return _season_write(request, pk, services.season_close, "{season} is closed: it ended today.")
 
 
 @require_POST
 @login_required
 def season_share(request: HttpRequest, pk: int) -> HttpResponse:
-    season = season_or_404(request, pk, role=Role.OWNER)
-    try:
-        services.season_share(season=season, user=request.user)
-    except services.ActionRefused as refusal:
-        messages.error(request, str(refusal))
-    else:
-        messages.success(request, f"Anyone with the link can now see {season}'s standings.")
-    return redirect(season.club)
+    said = "Anyone with the link can now see {season}'s standings."
+    return _season_write(request, pk, services.season_share, said)
 
 
 @require_POST
 @login_required
 def season_unshare(request: HttpRequest, pk: int) -> HttpResponse:
-    season = season_or_404(request, pk, role=Role.OWNER)
-    try:
-        services.season_unshare(season=season, user=request.user)
-    except services.ActionRefused as refusal:
-        messages.error(request, str(refusal))
-    else:
-        messages.success(request, f"The link to {season}'s standings no longer works.")
-    return redirect(season.club)
+    said = "The link to {season}'s standings no longer works."
+    return _season_write(request, pk, services.season_unshare, said)
 
 
 @require_POST

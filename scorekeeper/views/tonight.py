@@ -4,7 +4,7 @@ through the club's TV link, on a TV without an account. Both refresh themselves 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -15,6 +15,7 @@ from scorekeeper.models import Role
 from scorekeeper.selectors import sheets, tonight
 
 from .access import club_or_404
+from .tv import tv_link_answer
 
 # What a TV shows at once, whatever its size (tv.css sizes the type to the screen): the tables
 # and the players who moved, a page of each at a time, in turn (tv.js).
@@ -68,23 +69,22 @@ def tonight_tv(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-def _tv_link(request: HttpRequest, club) -> HttpResponse:
-    if not request.htmx:
-        return redirect(f"{reverse('club_tonight', args=[club.pk])}#tv-link")
-    return render(request, "tonight.html#tv_link", {"club": club})
+def _tv_link_write(request: HttpRequest, pk: int, write) -> HttpResponse:
+    """The club night's TV link made or turned off by `write`, answered as `tv.tv_link_answer`
+    says."""
+    club = club_or_404(request, pk, role=Role.SCORER)
+    write(club=club, user=request.user)
+    page = reverse("club_tonight", args=[club.pk])
+    return tv_link_answer(request, page, "tonight.html#tv_link", {"club": club})
 
 
 @require_POST
 @login_required
 def tonight_tv_link_create(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk, role=Role.SCORER)
-    services.club_tv_link_create(club=club, user=request.user)
-    return _tv_link(request, club)
+    return _tv_link_write(request, pk, services.club_tv_link_create)
 
 
 @require_POST
 @login_required
 def tonight_tv_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk, role=Role.SCORER)
-    services.club_tv_link_revoke(club=club, user=request.user)
-    return _tv_link(request, club)
+    return _tv_link_write(request, pk, services.club_tv_link_revoke)

@@ -8,7 +8,7 @@ from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import polling, selectors, services
-from scorekeeper.models import Game, Role
+from scorekeeper.models import Role
 
 from .access import game_or_404
 
@@ -29,19 +29,21 @@ def tv(request: HttpRequest, token: str) -> HttpResponse:
     return polling.tv_headers(polling.not_modified(response, etag))
 
 
-def _tv_link(request: HttpRequest, game: Game) -> HttpResponse:
+def tv_link_answer(request: HttpRequest, page: str, partial: str, context: dict) -> HttpResponse:
+    """A TV link made or turned off (the table's or the club night's): for htmx the `partial`
+    that shows it, else back to the `page` at it."""
     if not request.htmx:
-        return redirect(f"{game.get_absolute_url()}#tv-link")
-    context = {"game": game, "tv_link": selectors.tv_link_for(game)}
-    return render(request, "tv_link.html", context)
+        return redirect(f"{page}#tv-link")
+    return render(request, partial, context)
 
 
 @require_POST
 @login_required
 def tv_link_create(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
-    services.tv_link_create(game=game, user=request.user)
-    return _tv_link(request, game)
+    link = services.tv_link_create(game=game, user=request.user)
+    context = {"game": game, "tv_link": link}
+    return tv_link_answer(request, game.get_absolute_url(), "game.html#tv_link", context)
 
 
 @require_POST
@@ -49,4 +51,5 @@ def tv_link_create(request: HttpRequest, pk: int) -> HttpResponse:
 def tv_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.SCORER)
     services.tv_link_revoke(game=game, user=request.user)
-    return _tv_link(request, game)
+    context = {"game": game, "tv_link": None}
+    return tv_link_answer(request, game.get_absolute_url(), "game.html#tv_link", context)

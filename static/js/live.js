@@ -97,7 +97,7 @@
       return;
     }
     if (verb === "get") return;
-    const kind = tapKind(event.detail.path);
+    const kind = tapKind(elt, event.detail.path);
     if (kind && (!navigator.onLine || flushing || queueHere().length)) {
       // Behind the taps that wait, in order, whatever the connection.
       event.preventDefault();
@@ -230,7 +230,10 @@
 
   // ---- The queue of taps made with no connection ----
   // One a table, in localStorage under "sk:queue:<table id>": { app, format, table, user, items },
-  // each item { id, kind, url, version, label, state, fields } in the order the taps were made.
+  // each item { id, kind, url, version, label, state, fields, shows } in the order the taps were
+  // made. What a tap is called and how it shows are its element's data-label and data-shows,
+  // from the action's declaration on the server (scorekeeper/actions.py); its kind is its URL's
+  // last word. No action is known here by name.
   // Each carries the version of the screen it was made on, as the forms do: the version shown
   // for the first, one more for each after it, as each tap saved moves it on by one. So the
   // server refuses one made on a table somebody else changed meanwhile (409, naming what
@@ -239,7 +242,7 @@
   // connection, or a reload), the server says it was saved the first time; it never counts twice.
   const QUEUE_FORMAT = 1;
   const APP = "scorekeeper";
-  const KINDS = ["may-i", "went-down", "shanghai", "went-out", "score", "undo"];
+  const KIND = /^[a-z-]{1,40}$/;
   const FIELD = /^(seat|discarder|rummy|(cards|points)_[0-9]{1,19})$/;
   const TAP_ID = /^[0-9A-Za-z-]{16,64}$/;
   const MOST_TAPS = 200;
@@ -256,7 +259,7 @@
     return { table: Number(live.dataset.table), user: Number(live.dataset.user) };
   }
   const queueKey = (table) => `sk:queue:${table}`;
-  // The hands typed for a round, kept by app.js: done with once the round is saved.
+  // The hands typed for a round, kept by tablet.js: done with once the round is saved.
   function forgetDraft() {
     try {
       localStorage.removeItem(`sk:draft:${here().table}`);
@@ -266,18 +269,20 @@
   }
   const shownVersion = () => Number(document.getElementById("table").dataset.version);
 
-  function tapKind(path) {
+  // A tap that can wait: its element is labelled for the queue and posts to this table.
+  function tapKind(elt, path) {
     const where = here();
-    if (!where || !path) return null;
+    if (!where || !path || !elt.hasAttribute("data-label")) return null;
     const match = /^\/tables\/([0-9]+)\/([a-z-]+)\/$/.exec(new URL(path, location.href).pathname);
-    return match && Number(match[1]) === where.table && KINDS.includes(match[2]) ? match[2] : null;
+    return match && Number(match[1]) === where.table && KIND.test(match[2]) ? match[2] : null;
   }
 
   const text = (value, most = 200) => typeof value === "string" && value.length <= most;
   function itemFine(item, index, items, table) {
     return Boolean(
       item && typeof item === "object" && text(item.id) && TAP_ID.test(item.id) &&
-      KINDS.includes(item.kind) && item.url === `/tables/${table}/${item.kind}/` &&
+      KIND.test(item.kind) && item.url === `/tables/${table}/${item.kind}/` &&
+      (item.shows === undefined || text(item.shows, 40)) &&
       Number.isInteger(item.version) && item.version >= 0 &&
       item.version === items[0].version + index && text(item.label) &&
       (item.state === "waiting" || item.state === "sending") &&
@@ -344,7 +349,7 @@
     }
   }
 
-  // A note above the table that stays until dismissed (app.js), or the banner on other pages.
+  // A note above the table that stays until dismissed (tablet.js), or the banner on other pages.
   const note = (message) => (window.tableNote ? window.tableNote(message) : say(message, "", 10e3));
 
   function tapId() {
@@ -354,21 +359,6 @@
 
   const nameOf = (seat) => document.getElementById(`player-${seat}`)?.textContent.trim() || "A player";
   const valueOf = (item, name) => (item.fields.find(([field]) => field === name) || [])[1];
-
-  // What a tap was, in the history's words, for the undo bar and the notes.
-  function labelOf(kind, fields) {
-    const item = { fields };
-    const who = nameOf(valueOf(item, "seat"));
-    if (kind === "may-i") return `${who}: May I?`;
-    if (kind === "went-down") return `${who} went down`;
-    if (kind === "went-out") return `${who} went out${valueOf(item, "rummy") ? " in one turn" : ""}`;
-    if (kind === "shanghai") {
-      const discarder = valueOf(item, "discarder");
-      return discarder ? `${who} claimed ${nameOf(discarder)}'s discard` : `${who} protected own discard`;
-    }
-    if (kind === "score") return `the scores of contract ${document.getElementById("table").dataset.contract}`;
-    return "Undo";
-  }
 
   // Undo takes back the last tap that waits: it was never sent.
   function takeBack() {
@@ -386,18 +376,19 @@
 
   function queueTap(detail, kind) {
     const items = queueHere();
-    if (kind === "undo" && items.length) {
+    const elt = detail.elt;
+    if (elt.hasAttribute("data-takes-back") && items.length) {
       takeBack();
       return;
     }
-    const elt = detail.elt;
     const form = elt.closest("form");
     const submitter = elt.form === form && elt.matches("button") ? elt : detail.triggeringEvent?.submitter;
     const data = submitter && submitter.form === form ? new FormData(form, submitter) : new FormData(form);
     const fields = Array.from(data).filter(([name, value]) => typeof value === "string" && FIELD.test(name));
     const version = items.length ? items.at(-1).version + 1 : shownVersion();
     const url = new URL(detail.path, location.href).pathname;
-    const item = { id: tapId(), kind, url, version, label: labelOf(kind, fields), state: "waiting", fields };
+    const { label, shows } = elt.dataset;
+    const item = { id: tapId(), kind, url, version, label, state: "waiting", fields, shows };
     items.push(item);
     if (!queueKeep(items)) {
       say("This tablet could not keep your tap (its storage is full or refused): it was not sent. Try again once the connection is back.", "", 10e3);
@@ -420,8 +411,10 @@
     return null;
   }
 
+  // By the tap's data-shows; a tap that has none is not shown (undo: what it takes back is the
+  // server's to say), and the buttons wait until it is sent.
   const shows = {
-    "may-i"(item) {
+    coin(item) {
       const row = rowOf(valueOf(item, "seat"));
       const coin = row?.querySelector(".coin:not(.spent)");
       if (!coin) return Boolean(row); // none left: the server says so when it is sent
@@ -430,7 +423,7 @@
       row.querySelector(".may-i-left").textContent = `${left} May I?${left === 1 ? "" : "s"} left`;
       return true;
     },
-    "went-down"(item) {
+    down(item) {
       const row = rowOf(valueOf(item, "seat"));
       if (!row) return false;
       row.classList.add("down");
@@ -440,11 +433,11 @@
         badge.textContent = "Down";
         row.querySelector(".who").append(badge);
       }
-      row.querySelector("button[hx-post$='/went-down/']")?.setAttribute("disabled", "");
+      row.querySelector(`button[hx-post="${CSS.escape(item.url)}"]`)?.setAttribute("disabled", "");
       row.querySelector("button[name=rummy]")?.remove();
       return true;
     },
-    shanghai(item) {
+    tally(item) {
       const row = rowOf(valueOf(item, "seat"));
       if (!row) return false;
       const tally = row.querySelector(".tally");
@@ -464,7 +457,7 @@
     },
     // The score entry comes from the page itself (score_entry_offline.html): every player's
     // row, that of whoever went out taken out.
-    "went-out"(item) {
+    "score-entry"(item) {
       const template = document.getElementById("score-entry-offline");
       const players = document.querySelector("#table .players");
       if (!template || !players) return false;
@@ -479,7 +472,7 @@
       return true;
     },
     // Saved, the hands wait with the taps before them; Undo takes them back to be corrected.
-    score(item) {
+    scores(item) {
       const form = document.querySelector("#table form.score-entry");
       if (!form) return false;
       for (const [name, value] of item.fields) {
@@ -492,9 +485,8 @@
       form.querySelector("button.save").after(waits);
       return true;
     },
-    undo: () => false, // what it takes back is the server's to say: the screen waits for it
   };
-  const show = (item) => shows[item.kind](item);
+  const show = (item) => Object.hasOwn(shows, item.shows || "") && shows[item.shows](item);
 
   // The undo bar names the last tap that waits, and its Undo takes it back (a new table's has
   // none until something was saved: one is added).
@@ -631,7 +623,8 @@
         table &&
         (Number(table.dataset.version) === item.version + 1 || response.headers.has("X-Tap-Saved"));
       if (saved) {
-        if (item.kind === "score") forgetDraft();
+        // Hands it carried are saved: their draft is done with.
+        if (item.fields.some(([name]) => name.startsWith("points_"))) forgetDraft();
         queueKeep(items);
         continue;
       }

@@ -50,7 +50,7 @@ async function forgetPages(tag = null) {
 
 // The session the tablet is signed in to now, as its cookie says: "" for none; null where the
 // worker cannot read cookies (a browser without the Cookie Store API: the page checks instead,
-// app.js).
+// tablet.js).
 async function sessionNow() {
   if (!self.cookieStore) return null;
   try {
@@ -247,7 +247,7 @@ async function keepIcons(manifest, manifestUrl) {
 
 self.addEventListener("message", (event) => {
   const asked = event.data;
-  // A page whose session has ended (app.js): nothing kept may be shown again.
+  // A page whose session has ended (tablet.js): nothing kept may be shown again.
   if (asked && asked.type === "forget") {
     event.waitUntil(forgetPages());
     return;

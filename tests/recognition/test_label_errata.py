@@ -72,7 +72,11 @@ def test_evaluate_counts_a_corrected_card_right_and_as_labelled_wrong(tmp_path):
         )
         return json.loads(run.stdout.splitlines()[-1])
 
-    corrected_run, as_labelled = totals(), totals("--as-labelled")
+    saved = str(tmp_path / "readings.json")
+    corrected_run = totals("--readings", saved)
+    # The readings kept, the second run reads no photo again.
+    (tmp_path / "images" / "win_004.jpg").unlink()
+    as_labelled = totals("--as-labelled", "--readings", saved)
     # The photo shows the 3S where its labels say 4S; its KC is missed either way.
     assert corrected_run["errata"] == 1 and as_labelled["errata"] == 0
     assert corrected_run["standard"]["wrong"] == 0

@@ -136,11 +136,11 @@ def test_read_photo_adds_where_it_was_unsure_without_changing_the_cards(name):
 
 
 def test_a_card_missed_in_a_busy_fan_is_among_the_unread():
-    # win_024's 8C is read at 0.83, just under MIN_CONFIDENCE: the count check offers it.
-    reading = read_photo(PHOTOS / "win_024.jpg")
+    # win_004's KC is read at 0.64, under MIN_CONFIDENCE: the count check offers it.
+    reading = read_photo(PHOTOS / "win_004.jpg")
 
-    assert "8C" not in {card.card for card in reading.cards}
-    assert "8C" in {candidate.card for candidate in reading.unread}
+    assert "KC" not in {card.card for card in reading.cards}
+    assert "KC" in {candidate.card for candidate in reading.unread}
 
 
 def test_a_card_far_smaller_than_the_others_is_among_the_unread():

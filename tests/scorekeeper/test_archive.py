@@ -3,7 +3,6 @@ a bad, foreign, cut-short or edited file is refused with a reason and changes no
 the command imports it or a worker does, once, however often its task runs."""
 
 import json
-import re
 from datetime import timedelta
 
 import pytest
@@ -31,6 +30,7 @@ from scorekeeper.models import (
 from scorekeeper.selectors import archive
 from scorekeeper.services.tasks import tasks_requeue_stale, uploads_drop_stale
 from tests.factories import built_once, make_club, make_game, make_user, play_round, run_tasks
+from tests.scorekeeper.club_pages import club_urls, page_texts, tables_by_place
 
 # slow: a lived-in club built through the services, exported and imported.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -248,34 +248,15 @@ def test_history_is_never_given_to_an_account_outside_the_club(exported):
     assert events.filter(created_by__isnull=True).count() == events.count()
 
 
-def _texts(client, urls: list[str], *, names: dict[str, str]) -> list[str]:
-    """Each page's words as a reader sees them, the clubs' names made one (ids live in links)."""
-    pages = []
-    for url in urls:
-        response = client.get(url)
-        assert response.status_code == 200, (url, response.status_code)
-        text = re.sub(r"<[^>]+>", " ", response.content.decode())
-        text = re.sub(r"Table \d+", "Table N", text)  # a table is named by its own id
-        for name, same in names.items():
-            text = text.replace(name, same)
-        pages.append(" ".join(text.split()))
-    return pages
-
-
 def _club_pages(club) -> list[str]:
-    games = list(club.games.order_by("pk"))
-    return [
-        reverse("club_standings", args=[club.pk]),
-        *[season.get_absolute_url() for season in club.seasons.order_by("starts_on", "pk")],
-        *[player.get_absolute_url() for player in club.players.order_by("name")],
-        *[game.get_absolute_url() for game in games],
-        *[reverse("history", args=[game.pk]) for game in games],
-        *[reverse("table_photos", args=[game.pk]) for game in games],
-        *[
-            reverse("tv", args=[services.tv_link_create(game=game, user=club.owner()).token])
-            for game in games
-        ],
-    ]
+    """Every page of the club but its own, which differs on purpose (invite code, members)."""
+    return club_urls(club)[1:]
+
+
+def _texts(client, club, *, names: dict[str, str]) -> list[str]:
+    """The words of every page of the club, the clubs' names and the tables' (their ids) made
+    one."""
+    return page_texts(client, _club_pages(club), same=names | tables_by_place(club))
 
 
 def test_every_page_of_a_restored_club_reads_as_the_originals(client, exported, empty_club):
@@ -287,8 +268,8 @@ def test_every_page_of_a_restored_club_reads_as_the_originals(client, exported, 
     Membership.objects.filter(club=empty_club, user=ann).update(role=Role.OWNER)  # as at home
     client.force_login(ann)
     same = {"Thursday Night": "CLUB", "Restored": "CLUB"}
-    original = _texts(client, _club_pages(club), names=same)
-    restored = _texts(client, _club_pages(empty_club), names=same)
+    original = _texts(client, club, names=same)
+    restored = _texts(client, empty_club, names=same)
     assert len(restored) == len(original) > 10
     for before, after in zip(original, restored, strict=True):
         assert after == before
@@ -317,6 +298,21 @@ def _set(model: str, field: str, value, row: int = 0):
         models[model][row][field] = value
 
     return change
+
+
+def _event(kind: str, side: str, change):
+    """A change of the first event of `kind`'s `side` (its before or after)."""
+
+    def change_models(models):
+        event = next(event for event in models["event"] if event["kind"] == kind)
+        event[side] = change(event[side])
+
+    return change_models
+
+
+def _first_hand(payload: dict, cards: str) -> dict:
+    seat = next(key for key in payload if key.isdecimal())
+    return payload | {seat: [cards, payload[seat][1]]}
 
 
 REFUSED = [
@@ -412,6 +408,95 @@ REFUSED = [
         "cards are not cards",
     ),
     (
+        "a check of cards that are not cards",
+        lambda document: _edited(document, _set("check", "cards", "ZZ <script>")),
+        "cards are not cards",
+    ),
+    (
+        "a player named by a list",
+        lambda document: _edited(document, _set("player", "name", ["a"])),
+        'name is not text: ["a"]',
+    ),
+    (
+        "a seat's position of 1e999",
+        lambda document: _edited(document, _set("seat", "position", 1e999)),
+        "position is not a whole number: Infinity",
+    ),
+    (
+        "a seat beyond its table's players",
+        lambda document: _edited(document, _set("seat", "position", 9)),
+        "its table seats 5",
+    ),
+    (
+        "points that are true",
+        lambda document: _edited(document, _set("hand", "points", True)),
+        "points is not a whole number",
+    ),
+    (
+        "a rating that is not a number",
+        lambda document: _edited(document, _set("result", "mu", float("nan"))),
+        "mu is not a number",
+    ),
+    (
+        "a hand's points that are not its cards'",
+        lambda document: _edited(document, _set("hand", "cards", "K 7")),
+        "not those of its cards",
+    ),
+    (
+        "a hand's cards not written as the app writes them",
+        lambda document: _edited(document, _set("hand", "cards", "kh  7s")),
+        "not written as the app writes them",
+    ),
+    (
+        "points nobody is left holding",
+        lambda document: _edited(document, _set("hand", "points", 10_001, row=1)),
+        "No hand of at most 24 cards is worth 10001 points",
+    ),
+    (
+        "a contract the table does not play",
+        lambda document: _edited(document, _set("round", "number", 8)),
+        "its table plays 7",
+    ),
+    (
+        "a hand in the history whose cards are not cards",
+        lambda document: _edited(
+            document, _event("round_scored", "after", lambda after: _first_hand(after, "ZZ"))
+        ),
+        "A hand's cards in an event's after are not cards",
+    ),
+    (
+        "a hand in the history in another notation",
+        lambda document: _edited(
+            document, _event("score_edited", "before", lambda before: _first_hand(before, "k 7"))
+        ),
+        "not written as the app writes them",
+    ),
+    (
+        "a meld in the history in lower case",
+        lambda document: _edited(
+            document,
+            _event("laid_off", "after", lambda after: after | {"cards": after["cards"].lower()}),
+        ),
+        "A meld's cards in an event's after are not written as the app writes them",
+    ),
+    (
+        "who went down in the history, not a list",
+        lambda document: _edited(
+            document, _event("score_edited", "after", lambda after: after | {"down": 5})
+        ),
+        "names down that are not a list of rows",
+    ),
+    (
+        "a history that records no change",
+        lambda document: _edited(document, _event("may_i", "before", lambda before: [1])),
+        "is not a record of a change",
+    ),
+    (
+        "a result's place beyond its table",
+        lambda document: _edited(document, _set("result", "place", 9)),
+        "its table seats",
+    ),
+    (
         "a result naming a player the file does not hold",
         lambda document: _edited(document, _set("result", "others", {"999": 1})),
         "does not hold",
@@ -425,6 +510,11 @@ REFUSED = [
         "a result's points left that are not points",
         lambda document: _edited(document, _set("result", "points_left", [10, "ten"])),
         "points left per contract are not valid",
+    ),
+    (
+        "players that are not a list",
+        lambda document: _edited(document, lambda models: models.update(player=5)),
+        "players are not a list of rows",
     ),
     (
         "a model left out",
@@ -614,7 +704,6 @@ def test_an_import_no_worker_took_within_an_hour_is_refused_and_its_file_dropped
 
 
 ODD_BUT_ACCEPTED = [
-    ("a check of cards that are not cards", _set("check", "cards", "ZZ <script>alert(1)</script>")),
     ("an answer in markup", _set("check", "answer", "<img src=x onerror=alert(1)>")),
     ("a player named in markup", _set("player", "name", "<b>Ann</b> & co")),
     ("a season named in markup", _set("season", "name", "Winter <i>'26</i>")),
@@ -638,3 +727,44 @@ def test_an_odd_file_that_is_imported_breaks_no_page(client, exported, empty_clu
         assert response.status_code == 200, url
         assert "<script>alert(1)" not in response.content.decode()
         assert "<img src=x" not in response.content.decode()
+
+
+def test_a_club_that_scored_with_the_keypad_and_typed_cards_comes_back_whole(client):
+    """The score entry keeps ranks alone from the keypad ("K 7") beside cards typed or read
+    ("KH 7S"): the import reads each hand as the score entry wrote it."""
+    club = make_club(make_user(), name="Keypad")
+    game = make_game(club, players=3)
+    seats = _seats(game)
+    services.round_record_went_out(
+        game=game, version=_fresh(game), seat=seats[0], user=game.created_by
+    )
+    keypad, typed = rules.parse_ranks("K 7 JK"), rules.parse_ranks("KH 7S")
+    entries = {seats[1].pk: rules.HandEntry(cards=tuple(keypad))}
+    entries[seats[2].pk] = rules.HandEntry(cards=tuple(typed))
+    services.round_score(game=game, version=_fresh(game), entries=entries, user=game.created_by)
+    assert sorted(club.games.get().rounds.get(number=1).hands.values_list("cards", flat=True)) == [
+        "",
+        "K 7 JK",
+        "KH 7S",
+    ]
+    restored = make_club(club.owner(), name="Keypad")
+    services.club_import(user=club.owner(), club=restored, document=archive.club_export_json(club))
+    assert _club_rows(restored) == _club_rows(club)
+    client.force_login(club.owner())
+    assert _texts(client, restored, names={}) == _texts(client, club, names={})
+
+
+def test_a_file_of_more_players_than_a_club_keeps_is_refused_in_the_caps_words(empty_club):
+    players = [
+        {"id": n, "name": f"P{n}", "retired": False, "created_at": "2026-01-05T20:00:00+00:00"}
+        for n in range(1, 60_001)
+    ]
+    tables = {archive.model_key(model): [] for model in archive.EXPORTED}
+    document = archive.club_document({"club": "Huge", "models": {**tables, "player": players}})
+    before = _snapshot(empty_club)
+    with pytest.raises(services.ImportRefused) as refusal:
+        services.club_import(user=empty_club.owner(), club=empty_club, document=document)
+    assert str(refusal.value).startswith(
+        "The file has 60,000 players: more than 500 players, the most a club keeps."
+    )
+    assert _snapshot(empty_club) == before

@@ -105,6 +105,12 @@ def test_a_photo_limit_the_recognizer_cannot_read_refuses_to_start(megapixels):
     assert "DJANGO_PHOTO_MAX_MEGAPIXELS must be from 1 to 50" in result.stderr
 
 
+def test_a_task_niceness_beyond_what_nice_allows_refuses_to_start():
+    result = run_settings({"DJANGO_DEBUG": "true", "DJANGO_TASK_NICENESS": "20"})
+    assert result.returncode != 0
+    assert "DJANGO_TASK_NICENESS must be from 0 to 19, not 20" in result.stderr
+
+
 def test_the_photo_quota_comes_from_the_environment():
     result = subprocess.run(
         [

@@ -79,6 +79,23 @@ def status(photo: Photo) -> str:
     return photo.status
 
 
+def test_the_workers_run_at_a_lower_priority_one_thread_each(media):
+    process = workers(media)
+    try:
+        family = psutil.Process(process.pid)
+        wait_for(lambda: family.children(), timeout=60, step=0.05)
+        [reader] = family.children()
+        # Each lowers its own as it starts; the upkeep, which costs little, keeps this one's.
+        started_at = psutil.Process().nice()
+        lowered = max(settings.TASK_NICENESS, started_at)
+        wait_for(lambda: reader.nice() == lowered, timeout=60, step=0.05)
+        assert family.nice() == started_at and settings.TASK_NICENESS == 10
+        assert reader.environ()["OPENBLAS_NUM_THREADS"] == "1"
+    finally:
+        out = stop(process)
+    assert process.returncode == 0, out
+
+
 def test_a_worker_reads_a_queued_photo_and_stops_when_told(photo, media):
     process = workers(media)
     try:

@@ -2,12 +2,15 @@
 write, never a 403 that would confirm they exist, and nothing changed; and one's own club's
 objects come in the club's time zone."""
 
+import re
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper import services
-from scorekeeper.models import ClubImport
+from scorekeeper.models import ClubImport, Membership, Role
 from scorekeeper.views import access
 from tests.factories import database_state, member_of, play_round, score_data, seats, stray_photo
 
@@ -105,3 +108,33 @@ def test_every_getter_activates_the_clubs_time_zone(rf, game, getter):
         assert timezone.get_current_timezone_name() == "Pacific/Kiritimati"
     finally:
         timezone.deactivate()
+
+
+@pytest.mark.parametrize(
+    ("role", "can_score", "is_owner"),
+    [(Role.VIEWER, False, False), (Role.SCORER, True, False), (Role.OWNER, True, True)],
+)
+def test_a_getter_attaches_what_the_members_role_may_do(rf, game, role, can_score, is_owner):
+    membership = game.club.memberships.get()
+    Membership.objects.filter(pk=membership.pk).update(role=role)
+    request = rf.get("/")
+    request.user = membership.user
+    found = access.game_or_404(request, game.pk)
+    assert (found.access.can_score, found.access.is_owner) == (can_score, is_owner)
+
+
+# A role compared in a template: `x.member_role != "viewer"`, `role == 'owner'`, `"scorer" in ...`.
+ROLE_TEST = re.compile(
+    r"""(role\s*(==|!=|in\b)|(==|!=)\s*["'](viewer|scorer|owner)["']|["'](viewer|scorer|owner)["']\s*(==|!=|in\b))"""
+)
+
+
+def test_no_template_decides_with_a_role_string():
+    templates = Path(__file__).parents[2] / "templates"
+    found = [
+        f"{path.relative_to(templates)}:{number}"
+        for path in sorted(templates.rglob("*.html"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if ROLE_TEST.search(line)
+    ]
+    assert found == [], "ask the access object (can_score, is_owner), not the role"

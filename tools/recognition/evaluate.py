@@ -16,6 +16,12 @@ photo shows without a label is not counted either way. ``--as-labelled`` counts 
 labels as they are. An erratum whose photo's labels already say so (or no longer name the card)
 is reported and left out. ``--errata-crops OUT`` writes each erratum's place in its photo,
 enlarged, to OUT (``win_004.jpg-3S.png``) to be looked at, and measures nothing.
+
+Each photo is read once, every card however sure (``read_card_readings``), and the thresholds
+(``Thresholds``) are applied after: ``--readings FILE`` keeps the readings for the next run.
+``--cross-validate K`` deals the photos' scenes (scenes.py) into K folds and reads each fold with
+the thresholds ``choose_thresholds`` picks on the others, and prints those figures together: the
+figures of photos the thresholds were not chosen on.
 """
 
 import argparse
@@ -24,17 +30,30 @@ import io
 import json
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from PIL import Image
 
 from recognizer.cards import JOKER
-from recognizer.reader import MIN_CONFIDENCE, read_cards
+from recognizer.detections import Detection
+from recognizer.reader import (
+    MIN_CONFIDENCE,
+    CardReading,
+    Thresholds,
+    counted,
+    read_card_readings,
+)
+from tools.recognition.scenes import folds_of, group_of, scenes_in_folder
 
 # The black-and-gold novelty deck is reported on its own, outside the standard-deck totals.
 NOVELTY_GROUPS = {"blackdeck"}
 ERRATA = Path(__file__).with_name("label_errata.tsv")
+# What --cross-validate asks of a card read, in every group, and the settings it tries.
+PRECISION = 0.98
+CONFIDENCES = [round(0.5 + 0.01 * step, 2) for step in range(50)]
+JOKER_LEAST = 0.95
+LEAST_SIZES = [0.0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4]
 
 
 @dataclass(frozen=True)
@@ -110,6 +129,55 @@ def transformed(path: Path, rotate: int, scale: int | None) -> bytes | Path:
         return buffer.getvalue()
 
 
+def read_folder(
+    folder: Path,
+    names: list[str],
+    rotate: int,
+    scale: int | None,
+    saved: Path | None,
+) -> tuple[dict[str, list[CardReading]], float]:
+    """Every card each photo reads, however sure, and the seconds per photo.
+
+    With ``saved``, the readings are written there, or read from it when it holds the same
+    photos turned and scaled alike (thresholds can then be tried without reading again).
+    """
+    key = {"rotate": rotate, "scale": scale, "photos": names}
+    if saved and saved.exists():
+        stored = json.loads(saved.read_text())
+        if stored["key"] == key:
+            return {
+                name: [reading_from_json(reading) for reading in readings]
+                for name, readings in stored["readings"].items()
+            }, stored["seconds_per_photo"]
+    readings, seconds = {}, 0.0
+    for name in names:
+        source = transformed(folder / "images" / name, rotate, scale)
+        started = time.perf_counter()
+        readings[name] = read_card_readings(source)
+        seconds += time.perf_counter() - started
+    seconds = round(seconds / max(1, len(names)), 4)
+    if saved:
+        as_json = {name: [reading_to_json(r) for r in found] for name, found in readings.items()}
+        saved.write_text(
+            json.dumps({"key": key, "seconds_per_photo": seconds, "readings": as_json})
+        )
+    return readings, seconds
+
+
+def reading_to_json(reading: CardReading) -> dict:
+    return asdict(reading.detection) | {
+        "exact": reading.confidence,
+        "size": reading.size,
+        "corners": reading.corners,
+        "light": reading.light,
+    }
+
+
+def reading_from_json(row: dict) -> CardReading:
+    detection = Detection(row["card"], row["confidence"], tuple(row["box"]))
+    return CardReading(detection, row["exact"], row["size"], row["corners"], row["light"])
+
+
 def scores(true_positives: int, false_positives: int, false_negatives: int) -> dict:
     precision = true_positives / max(1, true_positives + false_positives)
     recall = true_positives / max(1, true_positives + false_negatives)
@@ -120,16 +188,176 @@ def scores(true_positives: int, false_positives: int, false_negatives: int) -> d
 def table(rows: dict[str, dict]) -> str:
     """A Markdown table of each group's figures, as the recognition README shows them."""
     lines = [
-        "| group | precision | recall | F1 | cards | wrong | read twice | jokers |",
-        "|---|---|---|---|---|---|---|---|",
+        "| group | precision | recall | F1 | cards | wrong | read twice | jokers | false jokers |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, row in rows.items():
         jokers = "-" if row["joker_recall"] is None else f"{row['joker_recall']:.2f}"
         lines.append(
             f"| {name} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f1']:.3f}"
-            f" | {row['cards']} | {row['wrong']} | {row['read_twice']} | {jokers} |"
+            f" | {row['cards']} | {row['wrong']} | {row['read_twice']} | {jokers}"
+            f" | {row['false_jokers']} |"
         )
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A labelled photo: the cards it shows (errata corrected) and those whose readings don't
+    count."""
+
+    name: str
+    cards: frozenset[str]
+    uncounted: frozenset[str]
+
+    @property
+    def group(self) -> str:
+        return group_of(self.name)
+
+
+def labelled_photos(folder: Path, errata: list[Erratum]) -> tuple[list[Photo], int]:
+    """The folder's photos as corrected, and how many errata applied (stale ones are said)."""
+    photos, applied = [], 0
+    for line in (folder / "labels.tsv").read_text().splitlines()[1:]:
+        name, _tab, cards = line.partition("\t")
+        expected, uncounted, stale = corrected(name, set(cards.split()), errata)
+        applied += sum(erratum.image == name for erratum in errata) - len(stale)
+        for erratum in stale:
+            print(f"{name}: not corrected, the labels already say so: {erratum.why}")
+        photos.append(Photo(name, frozenset(expected), frozenset(uncounted)))
+    return photos, applied
+
+
+def measured(
+    photos: list[Photo],
+    readings: dict[str, list[CardReading]],
+    thresholds: Thresholds,
+    lines: list[str] | None = None,
+) -> dict[str, list[int]]:
+    """Group -> right, wrong, missed, read twice, jokers found, jokers shown, false jokers; with
+    ``lines``, one line per photo is added to it."""
+    counts = defaultdict(lambda: [0] * 7)
+    for photo in photos:
+        cards = counted(readings[photo.name], thresholds).cards
+        read = [d.card for d in cards if d.card not in photo.uncounted]
+        found = set(read)
+        tally = counts[photo.group]
+        tally[0] += len(found & photo.cards)
+        tally[1] += len(found - photo.cards)
+        tally[2] += len(photo.cards - found)
+        tally[3] += len(read) - len(found)
+        tally[4] += JOKER in found & photo.cards
+        tally[5] += JOKER in photo.cards
+        tally[6] += JOKER in found - photo.cards
+        if lines is not None:
+            wrong = " ".join(sorted(found - photo.cards)) or "-"
+            missed = " ".join(sorted(photo.cards - found)) or "-"
+            twice = " ".join(sorted({card for card in read if read.count(card) > 1}))
+            lines.append(
+                f"{photo.name}\tfound {len(found & photo.cards)}/{len(photo.cards)}"
+                f"\twrong {wrong}\tmissed {missed}\tread twice {twice or '-'}"
+            )
+    return counts
+
+
+def summary(counts: dict[str, list[int]], groups: list[str]) -> dict:
+    tally = [sum(counts[group][i] for group in groups if group in counts) for i in range(7)]
+    result = scores(*tally[:3])
+    result |= {"cards": tally[0] + tally[2], "true_positives": tally[0], "wrong": tally[1]}
+    result["read_twice"] = tally[3]
+    result["joker_recall"] = round(tally[4] / tally[5], 4) if tally[5] else None
+    result["false_jokers"] = tally[6]
+    return result
+
+
+def report(counts: dict[str, list[int]]) -> dict[str, dict]:
+    """Each group's figures, the standard decks' together."""
+    standard = [group for group in sorted(counts) if group not in NOVELTY_GROUPS]
+    return {group: summary(counts, [group]) for group in sorted(counts)} | {
+        "standard decks": summary(counts, standard)
+    }
+
+
+def precise_enough(counts: dict[str, list[int]], groups: list[str]) -> float:
+    """The least precision among ``groups`` (reading nothing counts as 0, not as precise)."""
+    return min(summary(counts, [group])["precision"] for group in groups)
+
+
+def choose_thresholds(photos: list[Photo], readings: dict[str, list[CardReading]]) -> Thresholds:
+    """The thresholds the stated rule picks on these photos (the training folds).
+
+    1. ``min_confidence`` and ``least_size``, jokers and light print left out: the highest F1 of
+       the standard decks among the settings that read at least ``PRECISION`` in each of their
+       groups; ties go to the more cautious (higher) settings. If none does, the most precise.
+    2. ``light_confidence``: the highest F1 of the light-print groups (of the others if there
+       are none) among the settings that keep every group at least ``PRECISION`` precise,
+       cautious ties; if none, the most precise.
+    3. ``joker_confidence``: the lowest, at least ``JOKER_LEAST``, that reads no false joker (a
+       false one costs 50 points; the five joker photos are one scene, so a training fold may
+       hold no joker at all, and the floor keeps such a fold from choosing by false ones alone).
+    """
+    groups = sorted({photo.group for photo in photos})
+    standard = [group for group in groups if group not in NOVELTY_GROUPS]
+    novelty = [group for group in groups if group in NOVELTY_GROUPS]
+
+    def best(settings, judged, precision_groups):
+        def key(thresholds):
+            counts = measured(photos, readings, thresholds)
+            precision = precise_enough(counts, precision_groups)
+            f1 = summary(counts, judged)["f1"]
+            return (precision >= PRECISION, f1 if precision >= PRECISION else precision, f1)
+
+        # max keeps the first of equals: settings run from the most cautious.
+        return max(settings, key=key)
+
+    off = 1.01  # no reading is this sure
+    chosen = best(
+        [
+            Thresholds(confidence, off, off, least_size)
+            for confidence in reversed(CONFIDENCES)
+            for least_size in reversed(LEAST_SIZES)
+        ],
+        standard,
+        standard,
+    )
+    chosen = best(
+        [replace(chosen, light_confidence=light) for light in reversed(CONFIDENCES)],
+        novelty or standard,
+        groups,
+    )
+    for joker in [*CONFIDENCES, off]:
+        if joker < JOKER_LEAST:
+            continue
+        trial = replace(chosen, joker_confidence=max(joker, chosen.min_confidence))
+        counts = measured(photos, readings, trial)
+        if not sum(counts[group][6] for group in counts):
+            return trial
+    return replace(chosen, joker_confidence=off)
+
+
+def cross_validated(
+    photos: list[Photo], readings: dict[str, list[CardReading]], scenes: dict[str, str], k: int
+) -> dict[str, dict]:
+    """Each fold measured with the thresholds chosen on the others; prints them and the table."""
+    fold_of = folds_of(scenes, k)
+    held_out = defaultdict(lambda: [0] * 7)
+    print(f"{len(set(scenes.values()))} scenes of {len(photos)} photos in {k} folds")
+    for fold in range(k):
+        training = [photo for photo in photos if fold_of[photo.name] != fold]
+        tested = [photo for photo in photos if fold_of[photo.name] == fold]
+        thresholds = choose_thresholds(training, readings)
+        print(f"fold {fold}: {len(tested)} photos, chosen on the others: {thresholds}")
+        for group, tally in measured(tested, readings, thresholds).items():
+            held_out[group] = [a + b for a, b in zip(held_out[group], tally, strict=True)]
+    figures = report(held_out)
+    print()
+    print("cross-validated (each fold read with thresholds chosen on the others):")
+    print(table(figures))
+    whole = choose_thresholds(photos, readings)
+    print()
+    print(f"chosen on every photo by the same rule: {whole}")
+    print(table(report(measured(photos, readings, whole))))
+    return figures
 
 
 def main() -> None:
@@ -143,78 +371,49 @@ def main() -> None:
     parser.add_argument(
         "--errata-crops", type=Path, metavar="OUT", help="write each erratum's place and stop"
     )
+    parser.add_argument(
+        "--readings", type=Path, metavar="FILE", help="keep every photo's readings in FILE"
+    )
+    parser.add_argument(
+        "--cross-validate",
+        type=int,
+        metavar="K",
+        help="choose the thresholds on K-1 folds of scenes, measure on the K-th (see scenes.py)",
+    )
     arguments = parser.parse_args()
     if arguments.errata_crops:
         errata_crops(arguments.folder, errata_read(), arguments.errata_crops)
         return
     errata = [] if arguments.as_labelled else errata_read()
-    applied = 0
-
-    lines = (arguments.folder / "labels.tsv").read_text().splitlines()[1:]
-    # group -> true positives, false positives, misses, extra readings of a card
-    counts = defaultdict(lambda: [0, 0, 0, 0])
-    jokers = defaultdict(lambda: [0, 0])  # group -> jokers found, jokers shown
-    seconds = 0.0
-    for line in lines:
-        name, _tab, cards = line.partition("\t")
-        expected, uncounted, stale = corrected(name, set(cards.split()), errata)
-        applied += sum(erratum.image == name for erratum in errata) - len(stale)
-        for erratum in stale:
-            print(f"{name}: not corrected, the labels already say so: {erratum.why}")
-        source = transformed(arguments.folder / "images" / name, arguments.rotate, arguments.scale)
-        started = time.perf_counter()
-        detections = read_cards(source, min_confidence=arguments.min_confidence)
-        seconds += time.perf_counter() - started
-        readings = [d.card for d in detections if d.card not in uncounted]
-        found = set(readings)
-        group = name.split("_")[0]
-        tally = counts[group]
-        tally[0] += len(found & expected)
-        tally[1] += len(found - expected)
-        tally[2] += len(expected - found)
-        tally[3] += len(readings) - len(found)
-        if JOKER in expected:
-            jokers[group][1] += 1
-            jokers[group][0] += JOKER in found
-        if not arguments.quiet:
-            wrong = " ".join(sorted(found - expected)) or "-"
-            missed = " ".join(sorted(expected - found)) or "-"
-            twice = " ".join(sorted({card for card in readings if readings.count(card) > 1}))
-            print(
-                f"{name}\tfound {len(found & expected)}/{len(expected)}"
-                f"\twrong {wrong}\tmissed {missed}\tread twice {twice or '-'}"
-            )
-
-    def summary(groups) -> dict:
-        tally = [sum(counts[g][i] for g in groups) for i in range(4)]
-        joker = [sum(jokers[g][i] for g in groups) for i in range(2)]
-        result = scores(*tally[:3])
-        result |= {"cards": tally[0] + tally[2], "true_positives": tally[0], "wrong": tally[1]}
-        result["read_twice"] = tally[3]
-        result["joker_recall"] = round(joker[0] / joker[1], 4) if joker[1] else None
-        return result
-
+    photos, applied = labelled_photos(arguments.folder, errata)
+    readings, seconds = read_folder(
+        arguments.folder,
+        [photo.name for photo in photos],
+        arguments.rotate,
+        arguments.scale,
+        arguments.readings,
+    )
+    lines = []
+    full = report(measured(photos, readings, Thresholds(arguments.min_confidence), lines))
+    if not arguments.quiet:
+        print("\n".join(lines))
     print()
-    for group in sorted(counts):
-        print(f"group {group}: {json.dumps(summary([group]))}")
-    standard = [g for g in counts if g not in NOVELTY_GROUPS]
-    novelty = [g for g in counts if g in NOVELTY_GROUPS]
-    print()
-    by_group = {group: summary([group]) for group in sorted(counts)}
-    print(table(by_group | {"standard decks": summary(standard)}))
+    print(table(full))
     print()
     totals = {
-        "standard": summary(standard),
-        "novelty": summary(novelty) if novelty else None,
-        "photos": len(lines),
-        "seconds_per_photo": round(seconds / max(1, len(lines)), 4),
+        "standard": full["standard decks"],
+        "novelty": next((full[group] for group in NOVELTY_GROUPS if group in full), None),
+        "photos": len(photos),
+        "seconds_per_photo": seconds,
         "rotate": arguments.rotate,
         "scale": arguments.scale,
         "errata": applied,
     }
-    print(f"standard deck: {json.dumps(totals['standard'])}")
-    print(f"novelty deck: {json.dumps(totals['novelty'])}")
-    print(f"seconds per photo: {totals['seconds_per_photo']}")
+    if arguments.cross_validate:
+        scenes = scenes_in_folder(
+            arguments.folder, {photo.name: set(photo.cards) for photo in photos}
+        )
+        cross_validated(photos, readings, scenes, arguments.cross_validate)
     print(
         f"labels corrected by {applied} errata ({ERRATA.name})"
         if not arguments.as_labelled

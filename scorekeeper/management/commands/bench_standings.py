@@ -30,10 +30,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from rules.standings import places
 from scorekeeper import services
 from scorekeeper.models import Club, Game, Hand, Result, Round, Seat
-from scorekeeper.services.ratings import ratings_rate
+from scorekeeper.selectors.boards import finished_board
+from scorekeeper.services.ratings import ratings_rate, results_of_board
 from scorekeeper.services.tallies import tallies_change
 
 PLAYERS = 12
@@ -102,50 +102,29 @@ def club_seed(*, games: int, user, players: int = PLAYERS, seed: int = 0) -> Clu
             for seat in seats_of[round_.game_id]
         ]
         Hand.objects.bulk_create(hands, batch_size=2000)
-        results.extend(_results(tables, by_game, hands, len(house_rules.contracts)))
+        results.extend(_results(tables, by_game, rounds, hands))
     ratings_rate(results)
     Result.objects.bulk_create(results, batch_size=2000)
     tallies_change(added=results)
     return club
 
 
-def _results(tables, by_game, hands, rounds: int) -> list[Result]:
-    """Each table's results, added up from its hands as the scoreboard does (no bonuses)."""
-    figures, left = {}, {}
+def _results(tables, by_game, rounds, hands) -> list[Result]:
+    """Each table's results, as the services add them up from its board."""
+    hands_of = {}  # by round id
     for hand in hands:
-        total, won, may_i = figures.get(hand.seat_id, (0, 0, 0))
-        figures[hand.seat_id] = (
-            total + hand.points,
-            won + (hand.points == 0),
-            may_i + hand.may_i_used,
-        )
-        left.setdefault(hand.seat_id, []).append(hand.points)
+        hands_of.setdefault(hand.round_id, []).append(hand)
+    rounds_of = {}  # by table id, in contract order
+    for round_ in rounds:
+        rounds_of.setdefault(round_.game_id, []).append(round_)
     results = []
     for game, table in zip(tables, by_game, strict=True):
-        totals = {seat.pk: figures[seat.pk][0] for seat in table}
-        placed = {standing.player: standing.place for standing in places(totals)}
-        counts = list(placed.values())
-        for seat in table:
-            total, won, may_i = figures[seat.pk]
-            results.append(
-                Result(
-                    game=game,
-                    player_id=seat.player_id,
-                    club_id=game.club_id,
-                    season_id=game.season_id,
-                    finished_at=game.finished_at,
-                    place=placed[seat.pk],
-                    place_shared=counts.count(placed[seat.pk]) > 1,
-                    total=total,
-                    rounds=rounds,
-                    rounds_won=won,
-                    may_i_used=may_i,
-                    points_left=left[seat.pk],
-                    others={
-                        str(other.player_id): placed[other.pk] for other in table if other != seat
-                    },
-                )
-            )
+        played = rounds_of[game.pk]
+        seated = {
+            round_.pk: {hand.seat_id: hand for hand in hands_of[round_.pk]} for round_ in played
+        }
+        board = finished_board(game, seats=table, rounds=played, hands=seated)
+        results.extend(results_of_board(board, hands=hands_of, claims={}))
     return results
 
 

@@ -1,4 +1,5 @@
 import logging
+import os
 import time
 
 from django.conf import settings
@@ -22,6 +23,14 @@ logger = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 10
 # Seconds between two tries while the database does not answer: doubling, at most the last.
 OUTAGE_WAITS = (0.5, 1, 2, 5)
+
+
+def priority_lower(niceness: int) -> None:
+    """Run this process at least `niceness` lower than the default CPU priority (as `nice`
+    counts): a photo being read takes the cores only when the web workers leave them."""
+    # Never raised back: only a privileged process may, and a worker started nicer stays so.
+    if os.getpriority(os.PRIO_PROCESS, 0) < niceness:
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
 
 
 class TaskWorker(Worker):
@@ -71,6 +80,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, interval, idle, **options):
+        priority_lower(settings.TASK_NICENESS)
         # Its "Starting worker" and "No more tasks" at every batch would fill the log.
         logging.getLogger("django_tasks_db").setLevel(logging.WARNING)
         worker = TaskWorker(

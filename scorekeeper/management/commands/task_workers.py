@@ -1,4 +1,5 @@
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -26,12 +27,23 @@ CLEANUP_SECONDS = 600
 # While the database does not answer, the upkeep is tried again after these many seconds,
 # doubling up to the last; the workers are started again meanwhile all the same.
 OUTAGE_WAITS = (5, 10, 20, 40, 60)
+# One thread a reader, so that one photo never takes every core (ONNX Runtime's sessions are
+# made with one, recognizer/model.py): NumPy's OpenBLAS otherwise starts a thread a core that
+# spins while it waits, which cost a read 60% more CPU on two cores. Read when a library loads,
+# so set before the reader starts; an operator's own value is kept.
+READER_THREADS = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "OPENCV_FOR_THREADS_NUM": "1",
+}
 
 
 class Command(BaseCommand):
     help = (
         "The Procfile's worker: DJANGO_TASK_WORKERS processes of `task_worker` running the "
-        "queued tasks (photos to read, imports, rebuilds), each started again if it dies; every "
+        "queued tasks (photos to read, imports, rebuilds) at a lower CPU priority "
+        "(DJANGO_TASK_NICENESS: they yield to the web workers, while this upkeep, which costs "
+        "little, keeps its own), each started again if it dies; every "
         "few seconds, a task whose worker vanished is queued again, every minute a photo whose "
         "task failed is given up, and every ten minutes a recount whose task failed is queued "
         "again and what nobody will collect is deleted. A database that does not answer is "
@@ -48,6 +60,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, processes, interval, **options):
+        environment = {**READER_THREADS, **os.environ}
         stopping = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stopping.set())
@@ -66,7 +79,7 @@ class Command(BaseCommand):
         while not stopping.is_set():
             for slot in range(processes):
                 if slot not in workers or workers[slot].poll() is not None:
-                    workers[slot] = subprocess.Popen(command)
+                    workers[slot] = subprocess.Popen(command, env=environment)
             if time.monotonic() >= upkeep_at:
                 try:
                     self.upkeep(last)

@@ -1,4 +1,4 @@
-"""A round screen opened once works with no connection (static/js/sw.js, live.js, app.js): it
+"""A round screen opened once works with no connection (static/js/sw.js, live.js, tablet.js): it
 loads again from the service worker, taps and whole score entries wait in order on the tablet
 and are sent once each when the connection is back, and hands typed survive a reload until the
 round is saved. What the tablet keeps that cannot be trusted is set aside with a note."""
@@ -442,7 +442,7 @@ def test_hands_typed_for_a_round_saved_on_another_screen_are_dropped_with_a_note
 
 
 def kept_draft(game, member, **changes):
-    """What app.js keeps for hands typed in contract 1, with `changes` made to it."""
+    """What tablet.js keeps for hands typed in contract 1, with `changes` made to it."""
     round_ = game.rounds.get(number=1)
     seat = seats(game)[0]
     draft = {

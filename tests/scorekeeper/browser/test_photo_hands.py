@@ -26,19 +26,21 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PHOTOS = Path(__file__).resolve().parents[2] / "recognition" / "photos"
 # A webcam shot of an 18-card fan: every card is read (its 5C as a second 5S, worth the same).
 FAN = PHOTOS / "win_016.jpg"
-# A webcam shot of a 12-card hand: 11 cards are read, its 8C only 83% sure, under what counts:
-# the count check offers it.
-MISSED = PHOTOS / "win_024.jpg"
-MISSED_CARDS = "3S 4S 5S 5C 6S 7S 8C 10S 10C QS QC AS"
+# A webcam shot of an 8-card hand: 7 cards are read, its KC only 64% sure, under what counts:
+# the count check offers it. (Its 3S is labelled 4S in the shared photos' labels, which the
+# photo contradicts: tools/recognition/label_errata.tsv.)
+MISSED = PHOTOS / "win_004.jpg"
+MISSED_CARDS = "3S 4H 5H 9S 10H JC KC AC"
+MISSED_DEALT = 8
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 
 
-def a_table_dealt_twelve(may_is: int = 2):
-    """Three players dealt twelve cards; Ben called `may_is` May I?s (two: 18 cards, the fan) and
-    Ann went out."""
+def a_table_dealt(may_is: int = 2, dealt: int = 12):
+    """Three players dealt `dealt` cards; Ben called `may_is` May I?s (two, of twelve: 18 cards,
+    the fan) and Ann went out."""
     game = make_game(players=3)
-    house_rules = rules.HouseRules(cards_dealt=12)
+    house_rules = rules.HouseRules(cards_dealt=dealt)
     profile = services.profile_save(
         user=game.club.owner(), club=game.club, name="Twelve", house_rules=house_rules
     )
@@ -50,10 +52,10 @@ def a_table_dealt_twelve(may_is: int = 2):
     return game, ann, ben, cleo
 
 
-def score_entry_opened(page, log_in, may_is: int = 2):
-    """The table dealt twelve whose Ben called `may_is` May I?s, its score entry open on `page`,
+def score_entry_opened(page, log_in, may_is: int = 2, dealt: int = 12):
+    """The table dealt `dealt` whose Ben called `may_is` May I?s, its score entry open on `page`,
     signed in."""
-    game, ann, ben, cleo = a_table_dealt_twelve(may_is)
+    game, ann, ben, cleo = a_table_dealt(may_is, dealt)
     log_in(page, game.club.memberships.get().user)
     page.goto(game.get_absolute_url())
     return game, ann, ben, cleo
@@ -68,27 +70,27 @@ def test_the_count_check_finds_the_missed_card_a_tap_adds_it_and_the_total_is_ri
     tablet, log_in, task_worker
 ):
     page = tablet
-    game, ann, ben, cleo = score_entry_opened(page, log_in, may_is=0)
+    game, ann, ben, cleo = score_entry_opened(page, log_in, may_is=0, dealt=MISSED_DEALT)
     entry = hand_entry(page, ben.player.name)
     held = entry.get_by_role("radiogroup", name=f"How many cards {ben.player.name} holds")
     expect(held).to_be_hidden()  # no photo yet: typed hands are counted by the player
 
     photograph(page, entry, MISSED)
     read = [found["card"] for found in Photo.objects.get().detections]
-    assert len(read) == 11, read
-    # The usual count (twelve dealt, no May I?) is chosen; a card is missing.
-    expect(held.get_by_role("radio", name="12")).to_be_checked()
+    assert len(read) == 7, read
+    # The usual count (eight dealt, no May I?) is chosen; a card is missing.
+    expect(held.get_by_role("radio", name="8")).to_be_checked()
     check = entry.locator(".count-check")
     expect(check).to_have_text(
-        "One card missing: this hand holds 12 and 11 are entered. Add it, or tap how many it holds."
+        "One card missing: this hand holds 8 and 7 are entered. Add it, or tap how many it holds."
     )
-    # Where the recognizer was unsure is marked on the photo and listed: one tap adds the 8C.
-    expect(entry.locator('figure.photo g.candidate[data-add-card="8C"]')).to_have_count(1)
-    entry.get_by_role("button", name=re.compile(r"^\+ 8C")).click()
-    expect(check).to_have_text("All 12 cards are entered.")
+    # Where the recognizer was unsure is marked on the photo and listed: one tap adds the KC.
+    expect(entry.locator('figure.photo g.candidate[data-add-card="KC"]')).to_have_count(1)
+    entry.get_by_role("button", name=re.compile(r"^\+ KC")).click()
+    expect(check).to_have_text("All 8 cards are entered.")
     cards = entry.get_by_label("Cards", exact=True)
-    expect(cards).to_have_value(" ".join([*read, "8C"]))
-    expect(entry.get_by_role("button", name="8C added")).to_be_disabled()
+    expect(cards).to_have_value(" ".join([*read, "KC"]))
+    expect(entry.get_by_role("button", name="KC added")).to_be_disabled()
 
     hand_entry(page, cleo.player.name).get_by_role("button", name="7", exact=True).click()
     page.get_by_role("button", name=re.compile("Save contract 1")).click()
@@ -96,7 +98,7 @@ def test_the_count_check_finds_the_missed_card_a_tap_adds_it_and_the_total_is_ri
     hand = Hand.objects.get(round__number=1, seat=ben)
     points = dict(rules.HouseRules().points)
     right = sum(points[card[:-1]] for card in MISSED_CARDS.split())
-    assert hand.points == right == 100
+    assert hand.points == right == 75
 
 
 def test_a_count_said_is_kept_for_the_hand_while_another_hand_is_photographed(
@@ -129,7 +131,7 @@ def test_a_count_said_is_kept_for_the_hand_while_another_hand_is_photographed(
 
 
 def test_another_tablet_shows_the_hands_photo_and_its_cards(open_tablet, log_in, task_worker):
-    game, ann, ben, cleo = a_table_dealt_twelve(may_is=0)
+    game, ann, ben, cleo = a_table_dealt(may_is=0, dealt=MISSED_DEALT)
     user = game.club.memberships.get().user
     first, second = open_tablet(), open_tablet()
     log_in(first, user)
@@ -141,7 +143,7 @@ def test_another_tablet_shows_the_hands_photo_and_its_cards(open_tablet, log_in,
     second.goto(game.get_absolute_url())
     entry = hand_entry(second, ben.player.name)
     expect(entry.get_by_label("Cards", exact=True)).to_have_value(read)
-    expect(entry.locator("figure.photo svg .mark")).to_have_count(11)
+    expect(entry.locator("figure.photo svg .mark")).to_have_count(7)
     expect(entry.locator(".count-check")).to_contain_text("One card missing")
 
 
@@ -200,25 +202,25 @@ def test_a_second_photo_adds_its_cards_to_a_box_corrected_since_the_first(
 
 def test_the_checker_has_the_count_check_too_and_remembers_the_count(tablet, log_in, task_worker):
     page = tablet
-    game, ann, ben, cleo = a_table_dealt_twelve()
+    game, ann, ben, cleo = a_table_dealt()
     log_in(page, game.club.memberships.get().user)
     page.goto(reverse("checker"))
     page.locator("input[type=file][name=photo]").set_input_files(MISSED)
     held = page.get_by_role("radiogroup", name="How many cards the hand holds")
-    # The seed game deals eleven, and eleven are read: the player says the hand holds twelve.
+    # The seed game deals eleven, and seven are read: the player says the hand holds eight.
     expect(held.get_by_role("radio", name="11", exact=True)).to_be_checked(timeout=30_000)
     check = page.locator(".photo-result .count-check")
-    expect(check).to_have_text("All 11 cards are entered.")
-    held.locator(".held-choice").filter(has_text=re.compile("^12$")).click()
-    expect(check).to_contain_text("One card missing: this hand holds 12 and 11 are entered.")
-    page.get_by_role("button", name=re.compile(r"^\+ 8C")).click()
-    expect(check).to_have_text("All 12 cards are entered.")
-    expect(page.get_by_label("Cards", exact=True)).to_have_value(re.compile(r" 8C$"))
+    expect(check).to_contain_text("Four cards missing: this hand holds 11 and 7 are entered.")
+    held.locator(".held-choice").filter(has_text=re.compile("^8$")).click()
+    expect(check).to_contain_text("One card missing: this hand holds 8 and 7 are entered.")
+    page.get_by_role("button", name=re.compile(r"^\+ KC")).click()
+    expect(check).to_have_text("All 8 cards are entered.")
+    expect(page.get_by_label("Cards", exact=True)).to_have_value(re.compile(r" KC$"))
 
-    # The next photo on this page is of a hand of twelve too.
+    # The next photo on this page is of a hand of eight too (win_029 reads eight).
     page.locator("input[type=file][name=photo]").set_input_files(PHOTOS / "win_029.jpg")
-    expect(page.locator(".photo-result .count-check")).to_contain_text(
-        "Four cards missing: this hand holds 12 and 8 are entered.", timeout=30_000
+    expect(page.locator(".photo-result .count-check")).to_have_text(
+        "All 8 cards are entered.", timeout=30_000
     )
 
 

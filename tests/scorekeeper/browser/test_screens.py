@@ -46,7 +46,7 @@ ANONYMOUS_PAGES = {
 # What has a name in the URLs but is no page: writes (POST only), files and pictures, what a page
 # fetches into itself (polls, previews, fragments), and the server's own addresses.
 NOT_PAGES = {
-    *("healthz", "security_txt", "logout", "account_delete", "sessions_end"),
+    *("healthz", "healthz_tasks", "security_txt", "logout", "account_delete", "sessions_end"),
     *("club_join", "player_add", "season_add", "club_time_zone", "club_tablet_idle"),
     *("club_recount",),
     *("club_recounting", "invite_set", "invite_rotate", "club_leave", "member_role"),

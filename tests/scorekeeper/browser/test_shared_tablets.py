@@ -1,4 +1,4 @@
-"""A shared tablet forgets (static/js/sw.js, app.js, scorekeeper/middleware.py): once the session
+"""A shared tablet forgets (static/js/sw.js, tablet.js, scorekeeper/middleware.py): once the session
 that opened a table on it has ended anywhere (logged out from a phone, expired, idle for longer
 than the club allows), the round screen it kept is no longer shown, connection or not."""
 
