@@ -19,7 +19,6 @@ class ScorekeeperConfig(AppConfig):
         from django.tasks.signals import task_enqueued
 
         from scorekeeper import system_checks  # noqa: F401 - registers the checks
-        from scorekeeper.services.tasks import task_enqueued_ring
 
         # Which browsers an account is signed in to, for "log out everywhere else".
         user_logged_in.connect(_session_remember, dispatch_uid="scorekeeper.session_remember")
@@ -28,7 +27,15 @@ class ScorekeeperConfig(AppConfig):
         # A browser that logs out is no longer answered from the cache's pass for its session.
         user_logged_out.connect(_session_end, dispatch_uid="scorekeeper.session_end")
         # With Redis, a queued task wakes an idle worker at once (services.tasks' doorbell).
-        task_enqueued.connect(task_enqueued_ring, dispatch_uid="scorekeeper.task_enqueued_ring")
+        task_enqueued.connect(_task_enqueued, dispatch_uid="scorekeeper.task_enqueued_ring")
+
+
+# The receivers import the services when called: importing them here, at start-up, would load
+# every service and with them the recognizer's image libraries into every command.
+def _task_enqueued(sender, **kwargs):
+    from scorekeeper.services.tasks import task_enqueued_ring
+
+    task_enqueued_ring(sender, **kwargs)
 
 
 def _session_remember(sender, request, user, **kwargs):

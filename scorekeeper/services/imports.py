@@ -223,12 +223,12 @@ def _refuse_same_name(names: set[str], instance) -> None:
 def _accounts(tables: dict, club: Club) -> dict[str, int]:
     """The accounts the file names that are members of `club`, by username: who recorded what
     is kept for the club's own members, and never given to any other account on this site
-    that happens to have the name."""
+    that happens to have the name. (Rows that are not a list are refused as such when read.)"""
     usernames = {
         row.get(field.name)
         for model in archive.EXPORTED
         for field in archive.exported_fields(model)
-        if archive.is_account(field)
+        if archive.is_account(field) and isinstance(tables[archive.model_key(model)], list)
         for row in tables[archive.model_key(model)]
         if isinstance(row, dict)
     }
