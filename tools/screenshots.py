@@ -76,6 +76,7 @@ def readme_screenshots() -> None:
     from tests.factories import make_tables, make_user
 
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
     user = make_user("ann")
     pages = make_tables(user, club="Thursday club", players=["Ann", "Ben", "Cleo", "Dev", "Eve"])
     server = LiveServerThread("localhost", _StaticFilesHandler, port=0)
