@@ -104,6 +104,21 @@ def _too_many_guesses(request: HttpRequest) -> bool:
     return _password_guesses(request) >= settings.AXES_FAILURE_LIMIT
 
 
+def password_write(request: HttpRequest, form, write, *, refusal_field: str = "password"):
+    """Call `write`, a service that checks the member's password first, for a form that
+    cleaned: a wrong password is counted like the login's and said on the form, and so is any
+    other refusal (on `refusal_field`). Returns what the service returned; the form has errors
+    when it refused."""
+    try:
+        return write()
+    except services.WrongPassword as refusal:
+        _password_guesses(request, count=True)
+        form.add_error("password", str(refusal))
+    except services.ActionRefused as refusal:
+        form.add_error(refusal_field, str(refusal))
+    return None
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def password_change(request: HttpRequest) -> HttpResponse:
@@ -152,16 +167,18 @@ def account(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return account_page(request, email_form=form)
     old, new = request.user.email, form.cleaned_data["email"].strip()
-    try:
-        sent = services.account_email_change(
+    sent = password_write(
+        request,
+        form,
+        lambda: services.account_email_change(
             user=request.user,
             email=new,
             password=form.cleaned_data["password"],
             site=request.build_absolute_uri("/").rstrip("/"),
-        )
-    except services.WrongPassword as refusal:
-        _password_guesses(request, count=True)
-        form.add_error("password", str(refusal))
+        ),
+        refusal_field="email",
+    )
+    if form.errors:
         return account_page(request, email_form=form)
     if sent:
         messages.success(
@@ -201,14 +218,11 @@ def account_delete(request: HttpRequest) -> HttpResponse:
         return too_many_attempts(request)
     form = AccountDeleteForm(request.POST)
     if form.is_valid():
-        try:
-            services.account_delete(user=request.user, password=form.cleaned_data["password"])
-        except services.WrongPassword as refusal:
-            _password_guesses(request, count=True)
-            form.add_error("password", str(refusal))
-        except services.ActionRefused as refusal:
-            form.add_error("password", str(refusal))
-        else:
+        password = form.cleaned_data["password"]
+        password_write(
+            request, form, lambda: services.account_delete(user=request.user, password=password)
+        )
+        if not form.errors:
             logout(request)
             messages.success(request, "Your account is deleted. The games you played are kept.")
             return redirect("login")

@@ -24,9 +24,9 @@ from scorekeeper import selectors, services
 from scorekeeper.forms import CodeForm, PasswordConfirmForm, TwoFactorEnableForm
 from scorekeeper.views.accounts import (
     LOGIN_PENDING,
-    _password_guesses,
     _too_many_guesses,
     account_page,
+    password_write,
 )
 from scorekeeper.views.errors import too_many_attempts
 
@@ -102,14 +102,13 @@ def two_factor_enable(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and _too_many_guesses(request):
         return too_many_attempts(request)
     if form.is_valid():
-        try:
-            codes = services.two_factor_enable(user=request.user, key=key, **form.cleaned_data)
-        except services.WrongPassword as refusal:
-            _password_guesses(request, count=True)
-            form.add_error("password", str(refusal))
-        except services.ActionRefused as refusal:
-            form.add_error("code", str(refusal))
-        else:
+        codes = password_write(
+            request,
+            form,
+            lambda: services.two_factor_enable(user=request.user, key=key, **form.cleaned_data),
+            refusal_field="code",
+        )
+        if not form.errors:
             del request.session[ENROLMENT_KEY]
             otp_login(request, selectors.two_factor_device(request.user))
             return render(
@@ -130,16 +129,13 @@ def two_factor_codes(request: HttpRequest) -> HttpResponse:
         return too_many_attempts(request)
     form = PasswordConfirmForm(request.POST, auto_id="codes_%s")
     if form.is_valid():
-        try:
-            codes = services.two_factor_recovery_codes_new(
-                user=request.user, password=form.cleaned_data["password"]
-            )
-        except services.WrongPassword as refusal:
-            _password_guesses(request, count=True)
-            form.add_error("password", str(refusal))
-        except services.ActionRefused as refusal:
-            form.add_error("password", str(refusal))
-        else:
+        password = form.cleaned_data["password"]
+        codes = password_write(
+            request,
+            form,
+            lambda: services.two_factor_recovery_codes_new(user=request.user, password=password),
+        )
+        if not form.errors:
             return render(request, "registration/recovery_codes.html", {"codes": codes})
     return account_page(request, codes_form=form)
 
@@ -152,12 +148,11 @@ def two_factor_disable(request: HttpRequest) -> HttpResponse:
         return too_many_attempts(request)
     form = PasswordConfirmForm(request.POST, auto_id="off_%s")
     if form.is_valid():
-        try:
-            services.two_factor_disable(user=request.user, password=form.cleaned_data["password"])
-        except services.WrongPassword as refusal:
-            _password_guesses(request, count=True)
-            form.add_error("password", str(refusal))
-        else:
+        password = form.cleaned_data["password"]
+        password_write(
+            request, form, lambda: services.two_factor_disable(user=request.user, password=password)
+        )
+        if not form.errors:
             messages.success(request, "Two-factor sign-in is off: the password alone logs in.")
             return redirect("account")
     return account_page(request, off_form=form)
