@@ -165,8 +165,9 @@ def _club_setting(request, pk, form_class, write, *, form_name: str, field: str,
 @require_POST
 @login_required
 def season_add(request: HttpRequest, pk: int) -> HttpResponse:
-    write = services.season_create
-    return _club_setting(request, pk, SeasonForm, write, form_name="season_form", field="name")
+    return _club_setting(
+        request, pk, SeasonForm, services.season_create, form_name="season_form", field="name"
+    )
 
 
 def _time_zone_said(club) -> str:
