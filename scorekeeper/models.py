@@ -565,6 +565,18 @@ class Photo(Recorded):
         ]
 
 
+# A result's figures that the standings and a player page add up (its two covering indexes).
+RESULT_FIGURES = [
+    "place",
+    "place_shared",
+    "total",
+    "rounds",
+    "rounds_won",
+    "shanghai_claims",
+    "may_i_used",
+]
+
+
 class Result(models.Model):
     """A player's finish at a finished table and their rating after it. Written when the table
     finishes and rewritten, with every later table's, when a finished table changes; standings
@@ -606,35 +618,12 @@ class Result(models.Model):
             models.Index(fields=["player", "finished_at", "game"], name="result_player_order"),
             # Holds every figure a player page adds up, so they are summed from the index alone.
             models.Index(
-                fields=[
-                    "player",
-                    "season",
-                    "place",
-                    "place_shared",
-                    "total",
-                    "rounds",
-                    "rounds_won",
-                    "shanghai_claims",
-                    "may_i_used",
-                ],
-                name="result_player_figures",
+                fields=["player", "season", *RESULT_FIGURES], name="result_player_figures"
             ),
             models.Index(fields=["club", "finished_at", "game"], name="result_club_order"),
             # Holds every column the standings add up, so they are summed from the index alone.
             models.Index(
-                fields=[
-                    "club",
-                    "season",
-                    "player",
-                    "place",
-                    "place_shared",
-                    "total",
-                    "rounds",
-                    "rounds_won",
-                    "shanghai_claims",
-                    "may_i_used",
-                ],
-                name="result_standings",
+                fields=["club", "season", "player", *RESULT_FIGURES], name="result_standings"
             ),
         ]
 

@@ -124,6 +124,10 @@ def _scoped(results, season: Season | None, before: tuple[datetime, int] | None 
     return results
 
 
+# A player's figures as their latest result in scope left them: the rating as it stands.
+LATEST = ("rating", "sigma", "trend")
+
+
 def _latest(season: Season | None, column: str, before=None) -> Subquery:
     """A column of the player's latest result in scope: their rating as it stands."""
     latest = _scoped(Result.objects.filter(player=OuterRef("pk")), season, before)
@@ -188,17 +192,13 @@ def standings_for(
     # The ratings come in a query of their own: beside the aggregates above, the database would
     # group by them and look each one up for every result rather than once per player.
     players = Player.objects.filter(pk__in=figures).annotate(
-        rating=_latest(season, "rating", before),
-        sigma=_latest(season, "sigma", before),
-        trend=_latest(season, "trend", before),
+        **{name: _latest(season, name, before) for name in LATEST},
         tables=_tables_rated(season, before),
     )
     lines = [
         Standing(
             player=player,
-            rating=player.rating,
-            sigma=player.sigma,
-            trend=player.trend,
+            **{name: getattr(player, name) for name in LATEST},
             tables=player.tables,
             **figures[player.pk],
         )
@@ -293,7 +293,7 @@ class PlayerRecord:
 
 
 # What the player page's chart plots per table, in game order.
-SERIES = ("total", "place", "rating", "sigma", "trend")
+SERIES = ("total", "place", *LATEST)
 # The chart's tables: the player's latest this many (more points than this do not read on a
 # phone, and reading them all would make the page grow with the player's history).
 CHART_TABLES = 100
@@ -320,9 +320,7 @@ def player_record(*, player: Player, season: Season | None, last: int = 10) -> P
         season=season,
         **figures,
         places={place: count for place, count in places.items() if count},
-        rating=latest.get("rating"),
-        sigma=latest.get("sigma"),
-        trend=latest.get("trend"),
+        **{name: latest.get(name) for name in LATEST},
         rivals=_rivals(player, season),
         contracts=_contracts(player, season),
         last_games=list(newest.select_related("game", "season")[:last]),

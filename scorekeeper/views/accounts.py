@@ -2,6 +2,7 @@
 good). Two-factor sign-in's pages are in views/two_factor.py."""
 
 import time
+from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
@@ -104,6 +105,19 @@ def _too_many_guesses(request: HttpRequest) -> bool:
     return _password_guesses(request) >= settings.AXES_FAILURE_LIMIT
 
 
+def password_guesses_limited(view):
+    """For a view that checks the member's password: a POST after too many wrong ones (counted
+    like the login's) is answered with the lockout page, and the view is not run."""
+
+    @wraps(view)
+    def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method == "POST" and _too_many_guesses(request):
+            return too_many_attempts(request)
+        return view(request, *args, **kwargs)
+
+    return limited
+
+
 def password_write(request: HttpRequest, form, write, *, refusal_field: str = "password"):
     """Call `write`, a service that checks the member's password first, for a form that
     cleaned: a wrong password is counted like the login's and said on the form, and so is any
@@ -119,12 +133,21 @@ def password_write(request: HttpRequest, form, write, *, refusal_field: str = "p
     return None
 
 
+def password_confirmed(request: HttpRequest, form, service):
+    """For a form that asks only for the member's password: once it cleaned, `service(user=...,
+    password=...)` through password_write. Returns what the service returned; the form has
+    errors when it did not clean or was refused."""
+    if not form.is_valid():
+        return None
+    password = form.cleaned_data["password"]
+    return password_write(request, form, lambda: service(user=request.user, password=password))
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
+@password_guesses_limited
 def password_change(request: HttpRequest) -> HttpResponse:
     """Django's password change, with wrong old passwords counted like the login's."""
-    if request.method == "POST" and _too_many_guesses(request):
-        return too_many_attempts(request)
     response = auth_views.PasswordChangeView.as_view()(request)
     form = getattr(response, "context_data", {}).get("form")
     if request.method == "POST" and form is not None and form.has_error("old_password"):
@@ -156,13 +179,12 @@ def account_page(
 @require_http_methods(["GET", "POST"])
 @login_required
 @ratelimit(key="user", rate="10/h", method="POST")
+@password_guesses_limited
 def account(request: HttpRequest) -> HttpResponse:
     """The e-mail address password resets go to, changed with the password; a new one is
     confirmed from its own mailbox. Links to change the password, two-factor sign-in, leave."""
     if request.method == "GET":
         return account_page(request)
-    if _too_many_guesses(request):
-        return too_many_attempts(request)
     form = EmailForm(request.POST)
     if not form.is_valid():
         return account_page(request, email_form=form)
@@ -213,20 +235,15 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @login_required
+@password_guesses_limited
 def account_delete(request: HttpRequest) -> HttpResponse:
-    if _too_many_guesses(request):
-        return too_many_attempts(request)
     form = AccountDeleteForm(request.POST)
-    if form.is_valid():
-        password = form.cleaned_data["password"]
-        password_write(
-            request, form, lambda: services.account_delete(user=request.user, password=password)
-        )
-        if not form.errors:
-            logout(request)
-            messages.success(request, "Your account is deleted. The games you played are kept.")
-            return redirect("login")
-    return account_page(request, delete_form=form)
+    password_confirmed(request, form, services.account_delete)
+    if form.errors:
+        return account_page(request, delete_form=form)
+    logout(request)
+    messages.success(request, "Your account is deleted. The games you played are kept.")
+    return redirect("login")
 
 
 def _email(group: str, request: HttpRequest) -> str:

@@ -109,13 +109,11 @@ def table_check(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             answer = services.check_ask(
                 game=game,
+                user=request.user,
                 round_=board.current,
                 melds=melds,
-                question=form.cleaned_data["question"],
-                cards=form.cleaned_data["cards"],
-                target=form.cleaned_data["target"],
                 photo=table_photo_or_none(game, request.POST.get("photo")),
-                user=request.user,
+                **form.cleaned_data,  # at a table: the question, its cards and the meld it targets
             )
         except services.ActionRefused as refusal:
             return checker_page_refused(request, game, refusal)

@@ -143,10 +143,13 @@ def player_add(request: HttpRequest, pk: int) -> HttpResponse:
     return _club_page(request, club, player_form=form)
 
 
-def _club_setting(request, club, form_name: str, form, write, *, field: str, said=None):
-    """`write` the cleaned `form` for the club, then back to the club page, saying `said` (of
-    the club as written) if given; where the form did not clean or the write was refused (the
-    refusal on `field`), the club page again with the form (as `form_name`) and its errors."""
+def _club_setting(request, pk, form_class, write, *, form_name: str, field: str, said=None):
+    """An owner's `write` of the club `pk` with `form_class` cleaned from the POST, then back to
+    the club page, saying `said` (of the club as written) if given; where the form did not clean
+    or the write was refused (the refusal on `field`), the club page again with the form (as
+    `form_name`) and its errors."""
+    club = club_or_404(request, pk, role=Role.OWNER)
+    form = form_class(request.POST)
     if form.is_valid():
         try:
             write(club=club, user=request.user, **form.cleaned_data)
@@ -162,9 +165,9 @@ def _club_setting(request, club, form_name: str, form, write, *, field: str, sai
 @require_POST
 @login_required
 def season_add(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk, role=Role.OWNER)
-    form = SeasonForm(request.POST)
-    return _club_setting(request, club, "season_form", form, services.season_create, field="name")
+    return _club_setting(
+        request, pk, SeasonForm, services.season_create, form_name="season_form", field="name"
+    )
 
 
 def _time_zone_said(club) -> str:
@@ -174,10 +177,14 @@ def _time_zone_said(club) -> str:
 @require_POST
 @login_required
 def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk, role=Role.OWNER)
-    form, write = TimeZoneForm(request.POST), services.club_set_time_zone
     return _club_setting(
-        request, club, "time_zone_form", form, write, field="time_zone", said=_time_zone_said
+        request,
+        pk,
+        TimeZoneForm,
+        services.club_set_time_zone,
+        form_name="time_zone_form",
+        field="time_zone",
+        said=_time_zone_said,
     )
 
 
@@ -190,10 +197,14 @@ def _tablet_idle_said(club) -> str:
 @require_POST
 @login_required
 def club_tablet_idle(request: HttpRequest, pk: int) -> HttpResponse:
-    club = club_or_404(request, pk, role=Role.OWNER)
-    form, write = TabletIdleForm(request.POST), services.club_set_tablet_idle
     return _club_setting(
-        request, club, "tablet_idle_form", form, write, field="minutes", said=_tablet_idle_said
+        request,
+        pk,
+        TabletIdleForm,
+        services.club_set_tablet_idle,
+        form_name="tablet_idle_form",
+        field="minutes",
+        said=_tablet_idle_said,
     )
 
 

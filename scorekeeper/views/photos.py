@@ -191,6 +191,15 @@ def _checker_photo_page(request: HttpRequest, context: dict) -> HttpResponse:
 
 @require_GET
 @login_required
+def table_photos(request: HttpRequest, pk: int) -> HttpResponse:
+    """The photos taken at the table, by contract, each with what it was taken for."""
+    game = game_or_404(request, pk)
+    context = {"game": game, "photos": selectors.game_photos(game)}
+    return render(request, "photos.html#photos" if request.htmx else "photos.html", context)
+
+
+@require_GET
+@login_required
 def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
     """A stored photo, for the members of the table's club only."""
     photo = photo_or_404(request, pk)
@@ -201,35 +210,22 @@ def photo_image(request: HttpRequest, pk: int) -> HttpResponse:
     # Asked again every time it is shown (no-cache, answered 304 without reading the store):
     # a member taken out of the club is refused at once, not an hour later.
     etag = f'"photo-{photo.pk}-{photo.size}"'
-    unchanged = get_conditional_response(request, etag=etag)
-    if unchanged is not None:
-        return _photo_headers(unchanged, etag)
-    try:
-        content = services.photo_content(photo=photo)
-    except FileNotFoundError:
-        raise Http404("This photo's file is gone") from None
-    except services.PhotoStoreUnavailable:
-        response = render(request, "503_photos.html", status=503)
-        response["Retry-After"] = "60"
-        return response
-    return _photo_headers(HttpResponse(content, content_type="image/jpeg"), etag)
-
-
-def _photo_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        try:
+            content = services.photo_content(photo=photo)
+        except FileNotFoundError:
+            raise Http404("This photo's file is gone") from None
+        except services.PhotoStoreUnavailable:
+            unavailable = render(request, "503_photos.html", status=503)
+            unavailable["Retry-After"] = "60"
+            return unavailable
+        response = HttpResponse(content, content_type="image/jpeg")
     # Only the club's members may see it: no shared cache may keep a copy, and the browser's
     # own is checked with the server before each use.
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     return response
-
-
-@require_GET
-@login_required
-def table_photos(request: HttpRequest, pk: int) -> HttpResponse:
-    """The photos taken at the table, by contract, each with what it was taken for."""
-    game = game_or_404(request, pk)
-    context = {"game": game, "photos": selectors.game_photos(game)}
-    return render(request, "photos.html#photos" if request.htmx else "photos.html", context)
 
 
 @require_POST

@@ -26,6 +26,8 @@ from scorekeeper.views.accounts import (
     LOGIN_PENDING,
     _too_many_guesses,
     account_page,
+    password_confirmed,
+    password_guesses_limited,
     password_write,
 )
 from scorekeeper.views.errors import too_many_attempts
@@ -123,36 +125,24 @@ def two_factor_enable(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_POST
 @login_required
+@password_guesses_limited
 def two_factor_codes(request: HttpRequest) -> HttpResponse:
     """Ten new recovery codes (the old ones stop working), shown once."""
-    if _too_many_guesses(request):
-        return too_many_attempts(request)
     form = PasswordConfirmForm(request.POST, auto_id="codes_%s")
-    if form.is_valid():
-        password = form.cleaned_data["password"]
-        codes = password_write(
-            request,
-            form,
-            lambda: services.two_factor_recovery_codes_new(user=request.user, password=password),
-        )
-        if not form.errors:
-            return render(request, "registration/recovery_codes.html", {"codes": codes})
-    return account_page(request, codes_form=form)
+    codes = password_confirmed(request, form, services.two_factor_recovery_codes_new)
+    if form.errors:
+        return account_page(request, codes_form=form)
+    return render(request, "registration/recovery_codes.html", {"codes": codes})
 
 
 @sensitive_post_parameters("password")
 @require_POST
 @login_required
+@password_guesses_limited
 def two_factor_disable(request: HttpRequest) -> HttpResponse:
-    if _too_many_guesses(request):
-        return too_many_attempts(request)
     form = PasswordConfirmForm(request.POST, auto_id="off_%s")
-    if form.is_valid():
-        password = form.cleaned_data["password"]
-        password_write(
-            request, form, lambda: services.two_factor_disable(user=request.user, password=password)
-        )
-        if not form.errors:
-            messages.success(request, "Two-factor sign-in is off: the password alone logs in.")
-            return redirect("account")
-    return account_page(request, off_form=form)
+    password_confirmed(request, form, services.two_factor_disable)
+    if form.errors:
+        return account_page(request, off_form=form)
+    messages.success(request, "Two-factor sign-in is off: the password alone logs in.")
+    return redirect("account")
