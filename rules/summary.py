@@ -17,17 +17,21 @@ def rules_summary(rules: HouseRules) -> list[Message]:
     """Plain-English sentences describing the rules, for a printable summary page."""
     word = _number_word
     sentences = [
-        _(
-            "{fewest} to {most} players, {decks} and {jokers} ({cards} cards).",
-            fewest=capitalized(word(rules.min_players)),
-            most=word(rules.max_players),
-            decks=ngettext_lazy("one deck", "{count} decks", rules.decks, count=word(rules.decks)),
-            jokers=_("no jokers")
-            if rules.jokers == 0
-            else ngettext_lazy(
-                "one joker", "{count} jokers", rules.jokers, count=word(rules.jokers)
-            ),
-            cards=52 * rules.decks + rules.jokers,
+        capitalized(
+            _(
+                "{fewest} to {most} players, {decks} and {jokers} ({cards} cards).",
+                fewest=word(rules.min_players),
+                most=word(rules.max_players),
+                decks=ngettext_lazy(
+                    "one deck", "{count} decks", rules.decks, count=word(rules.decks)
+                ),
+                jokers=_("no jokers")
+                if rules.jokers == 0
+                else ngettext_lazy(
+                    "one joker", "{count} jokers", rules.jokers, count=word(rules.jokers)
+                ),
+                cards=52 * rules.decks + rules.jokers,
+            )
         ),
     ]
     dealt = set(rules.cards_dealt)
