@@ -20,6 +20,7 @@ from .going_down import check_going_down, find_going_down
 from .house_rules import HouseRules
 from .lay_off import check_lay_off, shanghai_targets
 from .melds import Meld, Verdict, check_meld
+from .messages import Message
 from .questions import Answer, Question, answer_question, meld_sentence, most_cards_asked
 from .scoring import (
     HandEntry,
@@ -57,6 +58,7 @@ __all__ = [
     "HandEntry",
     "HouseRules",
     "Meld",
+    "Message",
     "RulesError",
     "Verdict",
     "card_problems",

@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .messages import Message, _, ngettext_lazy
+
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
 JOKER = "JK"
@@ -16,21 +18,21 @@ VALUE_RANK = {value: rank for rank, value in RANK_VALUE.items()}
 VALUE_RANK[1] = "A"
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAME = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
 RANK_PLURAL = {
-    "2": "twos",
-    "3": "threes",
-    "4": "fours",
-    "5": "fives",
-    "6": "sixes",
-    "7": "sevens",
-    "8": "eights",
-    "9": "nines",
-    "10": "tens",
-    "J": "jacks",
-    "Q": "queens",
-    "K": "kings",
-    "A": "aces",
+    "2": _("twos"),
+    "3": _("threes"),
+    "4": _("fours"),
+    "5": _("fives"),
+    "6": _("sixes"),
+    "7": _("sevens"),
+    "8": _("eights"),
+    "9": _("nines"),
+    "10": _("tens"),
+    "J": _("jacks"),
+    "Q": _("queens"),
+    "K": _("kings"),
+    "A": _("aces"),
 }
 
 _SYMBOL_SUIT = {
@@ -49,12 +51,13 @@ _MELD_SEPARATORS = re.compile(r"[|/;\n\r]")
 _CARD_SEPARATORS = re.compile(r"[\s,]+")
 _DECLARED = re.compile(r"^(JK|JOKER|\*|🃏)(?:=(.*)|\((.*)\))$")
 
-RANKS_HELP = "ranks are 2-10, J, Q, K, A"
-SUITS_HELP = "suits are S, H, D, C (or ♠ ♥ ♦ ♣)"
+RANKS_HELP = _("ranks are 2-10, J, Q, K, A")
+SUITS_HELP = _("suits are S, H, D, C (or ♠ ♥ ♦ ♣)")
 
 
 class CardError(ValueError):
-    """A card, or some text meant as cards, that the notation does not allow."""
+    """A card, or some text meant as cards, that the notation does not allow; its one argument
+    is the Message saying why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +74,16 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank == JOKER:
             if self.suit is not None:
-                raise CardError("a joker has no suit")
+                raise CardError(_("a joker has no suit"))
             if self.declared is not None and self.declared.is_joker:
-                raise CardError("a joker cannot stand for another joker")
+                raise CardError(_("a joker cannot stand for another joker"))
             return
         if self.rank not in RANK_VALUE:
-            raise CardError(f'"{self.rank}" is not a rank: {RANKS_HELP}')
+            raise CardError(_('"{rank}" is not a rank: {help}', rank=self.rank, help=RANKS_HELP))
         if self.suit is not None and self.suit not in SUITS:
-            raise CardError(f'"{self.suit}" is not a suit: {SUITS_HELP}')
+            raise CardError(_('"{suit}" is not a suit: {help}', suit=self.suit, help=SUITS_HELP))
         if self.declared is not None:
-            raise CardError("only a joker can be declared to stand for a card")
+            raise CardError(_("only a joker can be declared to stand for a card"))
 
     @property
     def is_joker(self) -> bool:
@@ -121,7 +124,9 @@ def _parse_plain(token: str, original: str, need_suit: bool) -> Card:
     for symbol, letter in _SYMBOL_SUIT.items():
         text = text.replace(symbol, letter)
     if not text:
-        raise CardError(f'"{original}" is not a card: expected a rank and a suit, like 7H')
+        raise CardError(
+            _('"{text}" is not a card: expected a rank and a suit, like 7H', text=original)
+        )
     suit = None
     rank_text = text
     if text in _RANK_WORDS:
@@ -131,12 +136,14 @@ def _parse_plain(token: str, original: str, need_suit: bool) -> Card:
     elif text[0] in SUITS and text[1:]:
         suit, rank_text = text[0], text[1:]
     elif len(text) > 1 and text[-1].isalpha() and text[:-1] in _RANK_WORDS:
-        raise CardError(f'"{original}" is not a card: {SUITS_HELP}')
+        raise CardError(_('"{text}" is not a card: {help}', text=original, help=SUITS_HELP))
     rank = _RANK_WORDS.get(rank_text)
     if rank is None:
-        raise CardError(f'"{original}" is not a card: {RANKS_HELP}')
+        raise CardError(_('"{text}" is not a card: {help}', text=original, help=RANKS_HELP))
     if suit is None and need_suit:
-        raise CardError(f'"{original}" is not a card: it needs a suit: S, H, D, C (or ♠ ♥ ♦ ♣)')
+        raise CardError(
+            _('"{text}" is not a card: it needs a suit: S, H, D, C (or ♠ ♥ ♦ ♣)', text=original)
+        )
     return Card(rank, suit)
 
 
@@ -148,12 +155,20 @@ def _parse_token(token: str, need_suit: bool = True) -> Card:
     if declared:
         inner = declared.group(2) if declared.group(2) is not None else declared.group(3)
         if _clean(inner) in _JOKER_WORDS or _DECLARED.match(_clean(inner)):
-            raise CardError(f'"{token}" is not a card: a joker cannot stand for another joker')
+            raise CardError(
+                _('"{text}" is not a card: a joker cannot stand for another joker', text=token)
+            )
         try:
             # A joker in a book may stand for the rank alone (JK=8).
             target = _parse_plain(_clean(inner), inner, need_suit=False)
         except CardError as error:
-            raise CardError(f'"{token}" is not a card: the joker\'s card {error}') from None
+            raise CardError(
+                _(
+                    '"{text}" is not a card: the joker\'s card {problem}',
+                    text=token,
+                    problem=error.args[0],
+                )
+            ) from None
         return Card(JOKER, None, target)
     return _parse_plain(text, token, need_suit)
 
@@ -169,7 +184,7 @@ def parse_cards(text: str) -> list[Card]:
     every meld are returned as one list.
     """
     if not isinstance(text, str):
-        raise CardError("expected text with cards, like 7H 8H 9H")
+        raise CardError(_("expected text with cards, like 7H 8H 9H"))
     if _MELD_SEPARATORS.search(text):
         cards: list[Card] = []
         for group in parse_melds(text):
@@ -181,7 +196,7 @@ def parse_cards(text: str) -> list[Card]:
 def parse_melds(text: str) -> list[list[Card]]:
     """Parse melds separated by |, /, ; or new lines; empty groups are skipped."""
     if not isinstance(text, str):
-        raise CardError("expected text with melds, like 3S 4S 5S 6S | 9D 9H 9C")
+        raise CardError(_("expected text with melds, like 3S 4S 5S 6S | 9D 9H 9C"))
     groups = []
     for part in _MELD_SEPARATORS.split(text):
         tokens = _tokens(part)
@@ -196,7 +211,7 @@ def parse_ranks(text: str) -> list[Card]:
     Tokens without a suit become Cards with suit None; full cards keep their suit.
     """
     if not isinstance(text, str):
-        raise CardError("expected text with cards, like K K 7 JK")
+        raise CardError(_("expected text with cards, like K K 7 JK"))
     cards = []
     for part in _MELD_SEPARATORS.split(text):
         cards.extend(_parse_token(token, need_suit=False) for token in _tokens(part))
@@ -213,36 +228,76 @@ def format_melds(melds: Iterable[Iterable[Card]], symbols: bool = False) -> str:
     return " | ".join(format_cards(meld, symbols) for meld in melds)
 
 
-def _number_word(count: int) -> str:
-    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-    return words[count] if count < len(words) else str(count)
+_NUMBER_WORDS = (
+    _("no"),
+    _("one"),
+    _("two"),
+    _("three"),
+    _("four"),
+    _("five"),
+    _("six"),
+    _("seven"),
+    _("eight"),
+    _("nine"),
+    _("ten"),
+)
 
 
-def card_problems(cards: Iterable[Card], decks: int, jokers: int) -> list[str]:
+def _number_word(count: int) -> Message | str:
+    return _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
+
+
+def _decks(decks: int) -> Message:
+    """ "one deck", "two decks"."""
+    return ngettext_lazy("one deck", "{count} decks", decks, count=_number_word(decks))
+
+
+def card_problems(cards: Iterable[Card], decks: int, jokers: int) -> list[Message]:
     """Sentences for cards the decks cannot hold: too many copies, of a rank, or of jokers."""
     cards = list(cards)
     problems = []
-    deck_words = f"{_number_word(decks)} deck{'s' if decks != 1 else ''}"
+    deck_words = _decks(decks)
     copies = Counter(card for card in cards if not card.is_joker and card.suit is not None)
     for card, count in sorted(copies.items(), key=lambda item: card_sort_key(item[0])):
         if count > decks:
             problems.append(
-                f"There are {_number_word(count)} {card}: {deck_words} hold only "
-                f"{_number_word(decks)}."
+                _(
+                    "There are {count} {card}: {decks} hold only {most}.",
+                    count=_number_word(count),
+                    card=str(card),
+                    decks=deck_words,
+                    most=_number_word(decks),
+                )
             )
     ranks = Counter(card.rank for card in cards if not card.is_joker)
     for rank in RANKS:
         if ranks[rank] > 4 * decks:
             problems.append(
-                f"There are {ranks[rank]} {RANK_PLURAL[rank]}: {deck_words} hold only {4 * decks}."
+                _(
+                    "There are {count} {ranks}: {decks} hold only {most}.",
+                    count=ranks[rank],
+                    ranks=RANK_PLURAL[rank],
+                    decks=deck_words,
+                    most=4 * decks,
+                )
             )
     joker_count = sum(1 for card in cards if card.is_joker)
     if joker_count > jokers:
-        held = "There is one joker" if joker_count == 1 else f"There are {joker_count} jokers"
-        if joker_count > 1 and joker_count <= 10:
-            held = f"There are {_number_word(joker_count)} jokers"
+        if joker_count == 1:
+            held = _("There is one joker")
+        elif joker_count <= 10:
+            held = _("There are {count} jokers", count=_number_word(joker_count))
+        else:
+            held = _("There are {count} jokers", count=joker_count)
         allowed = (
-            "the game has no jokers" if jokers == 0 else f"the game has only {_number_word(jokers)}"
+            _("the game has no jokers")
+            if jokers == 0
+            else ngettext_lazy(
+                "the game has only one",
+                "the game has only {count}",
+                jokers,
+                count=_number_word(jokers),
+            )
         )
-        problems.append(f"{held}: {allowed}.")
+        problems.append(_("{held}: {allowed}.", held=held, allowed=allowed))
     return problems

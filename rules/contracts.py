@@ -6,10 +6,12 @@ import re
 from dataclasses import dataclass
 
 from .cards import _number_word
+from .messages import Message, _, capitalized, joined, ngettext_lazy
 
 
 class RulesError(ValueError):
-    """A house-rules setting, or a combination of them, that cannot be played."""
+    """A house-rules setting, or a combination of them, that cannot be played; its one argument
+    is the Message saying why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,16 +23,22 @@ class Contract:
     no_discard: bool = False
 
     @property
-    def name(self) -> str:
+    def name(self) -> Message:
         """Plain name, e.g. "One book, two runs" or "Three runs, no discard"."""
         parts = []
-        for count, word in ((self.books, "book"), (self.runs, "run")):
-            if count:
-                parts.append(f"{_number_word(count)} {word}{'s' if count != 1 else ''}")
+        if self.books:
+            parts.append(
+                ngettext_lazy(
+                    "one book", "{count} books", self.books, count=_number_word(self.books)
+                )
+            )
+        if self.runs:
+            parts.append(
+                ngettext_lazy("one run", "{count} runs", self.runs, count=_number_word(self.runs))
+            )
         if self.no_discard:
-            parts.append("no discard")
-        text = ", ".join(parts) or "no melds"
-        return text[0].upper() + text[1:]
+            parts.append(_("no discard"))
+        return capitalized(joined(", ", parts) if parts else _("no melds"))
 
     def __str__(self) -> str:
         return self.name
@@ -59,8 +67,11 @@ class Contract:
             counts[kind[0]] = int(number)
         if not any(counts.values()) or _CONTRACT_PART.sub("", words).strip():
             raise RulesError(
-                f"“{text.strip()}” is not a contract: say “2 books”, “1 book 1 run” or "
-                "“3 runs no discard”."
+                _(
+                    "“{text}” is not a contract: say “2 books”, “1 book 1 run” or "
+                    "“3 runs no discard”.",
+                    text=text.strip(),
+                )
             )
         return cls(books=counts["b"], runs=counts["r"], no_discard=no_discard)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from gettext import ngettext
 from typing import Any
 
 from .contracts import CONTRACTS, Contract, RulesError
+from .messages import _, as_message, ngettext_lazy
 from .settings import (
     CARDS_DEALT,
     DEFAULT_POINTS,
@@ -61,9 +61,9 @@ class HouseRules:
         if isinstance(self.cards_dealt, list | tuple):
             set_field(self, "cards_dealt", tuple(self.cards_dealt))
         if not isinstance(self.cards_dealt, tuple):
-            raise RulesError("Cards dealt must be a list of whole numbers, one per contract.")
+            raise RulesError(_("Cards dealt must be a list of whole numbers, one per contract."))
         if not isinstance(self.contracts, list | tuple):
-            raise RulesError("Contracts must be a list of contracts.")
+            raise RulesError(_("Contracts must be a list of contracts."))
         set_field(self, "contracts", tuple(_contract(item) for item in self.contracts))
         set_field(self, "points", _points(self.points))
         _validate(self)
@@ -76,8 +76,11 @@ class HouseRules:
         """The contract of round `number`, counting from 1."""
         if not isinstance(number, int) or not 1 <= number <= len(self.contracts):
             raise RulesError(
-                f"There is no contract {number}: these rules have contracts 1 to "
-                f"{len(self.contracts)}."
+                _(
+                    "There is no contract {number}: these rules have contracts 1 to {count}.",
+                    number=number,
+                    count=len(self.contracts),
+                )
             )
         return self.contracts[number - 1]
 
@@ -141,11 +144,13 @@ class HouseRules:
         Missing keys take their defaults; unknown keys are refused with RulesError.
         """
         if not isinstance(values, Mapping):
-            raise RulesError("House rules must be given as a mapping of setting names to values.")
+            raise RulesError(
+                _("House rules must be given as a mapping of setting names to values.")
+            )
         known = {item.name for item in fields(cls)}
         unknown = sorted(str(key) for key in values if key not in known)
         if unknown:
-            raise RulesError(f"Unknown house-rules setting: {', '.join(unknown)}.")
+            raise RulesError(_("Unknown house-rules setting: {names}.", names=", ".join(unknown)))
         values = dict(values)
         if "contracts" in values and "cards_dealt" not in values:
             contracts = values["contracts"]
@@ -160,11 +165,15 @@ def _contract(item: Any) -> Contract:
     if isinstance(item, Mapping):
         unknown = set(item) - {"books", "runs", "no_discard"}
         if unknown:
-            raise RulesError(f"Unknown contract field: {', '.join(sorted(map(str, unknown)))}.")
+            raise RulesError(
+                _("Unknown contract field: {names}.", names=", ".join(sorted(map(str, unknown))))
+            )
         return Contract(item.get("books", 0), item.get("runs", 0), item.get("no_discard", False))
     if isinstance(item, list | tuple) and len(item) in (2, 3):
         return Contract(*item)
-    raise RulesError(f"{item!r} is not a contract: give books, runs and no_discard.")
+    raise RulesError(
+        _("{item} is not a contract: give books, runs and no_discard.", item=repr(item))
+    )
 
 
 def _points(value: Any) -> tuple[tuple[str, int], ...]:
@@ -174,13 +183,16 @@ def _points(value: Any) -> tuple[tuple[str, int], ...]:
         try:
             pairs = dict(value)
         except (TypeError, ValueError):
-            raise RulesError("Points must map each rank to a number of points.") from None
+            raise RulesError(_("Points must map each rank to a number of points.")) from None
     else:
-        raise RulesError("Points must map each rank to a number of points.")
+        raise RulesError(_("Points must map each rank to a number of points."))
     unknown = sorted(str(rank) for rank in pairs if rank not in POINT_RANKS)
     if unknown:
         raise RulesError(
-            f"Points name unknown ranks ({', '.join(unknown)}): ranks are 2-10, J, Q, K, A and JK."
+            _(
+                "Points name unknown ranks ({ranks}): ranks are 2-10, J, Q, K, A and JK.",
+                ranks=", ".join(unknown),
+            )
         )
     defaults = dict(DEFAULT_POINTS)
     return tuple((rank, pairs.get(rank, defaults[rank])) for rank in POINT_RANKS)
@@ -193,68 +205,127 @@ def _is_int(value: Any) -> bool:
 def _validate(rules: HouseRules) -> None:
     for setting in SETTINGS:
         value = getattr(rules, setting.name)
+        label = as_message(setting.label)
         if setting.kind == "int":
             if not _is_int(value):
-                raise RulesError(f"{setting.label} must be a whole number, not {value!r}.")
+                raise RulesError(
+                    _(
+                        "{setting} must be a whole number, not {value}.",
+                        setting=label,
+                        value=repr(value),
+                    )
+                )
             if setting.minimum is not None and value < setting.minimum:
-                raise RulesError(f"{setting.label} must be at least {setting.minimum}.")
+                raise RulesError(
+                    _(
+                        "{setting} must be at least {minimum}.",
+                        setting=label,
+                        minimum=setting.minimum,
+                    )
+                )
             if setting.maximum is not None and value > setting.maximum:
-                raise RulesError(f"{setting.label} must be at most {setting.maximum}.")
+                raise RulesError(
+                    _(
+                        "{setting} must be at most {maximum}.",
+                        setting=label,
+                        maximum=setting.maximum,
+                    )
+                )
         elif setting.kind == "bool":
             if not isinstance(value, bool):
-                raise RulesError(f"{setting.label} must be on or off, not {value!r}.")
+                raise RulesError(
+                    _("{setting} must be on or off, not {value}.", setting=label, value=repr(value))
+                )
         elif setting.kind == "choice":
-            names = [choice for choice, _ in setting.choices]
+            names = [choice for choice, _label in setting.choices]
             if value not in names:
                 raise RulesError(
-                    f"{setting.label} must be one of {', '.join(names)}, not {value!r}."
+                    _(
+                        "{setting} must be one of {names}, not {value}.",
+                        setting=label,
+                        names=", ".join(names),
+                        value=repr(value),
+                    )
                 )
     if rules.min_players > rules.max_players:
-        raise RulesError("The fewest players cannot be more than the most players.")
+        raise RulesError(_("The fewest players cannot be more than the most players."))
     if rules.book_suits_distinct and rules.min_book > 4:
-        raise RulesError("A book of different suits cannot be longer than four cards.")
+        raise RulesError(_("A book of different suits cannot be longer than four cards."))
     if rules.min_book > 4 * rules.decks:
         raise RulesError(
-            f"A book of {rules.min_book} cards is impossible with {rules.decks} "
-            + ngettext("deck", "decks", rules.decks)
-            + "."
+            ngettext_lazy(
+                "A book of {size} cards is impossible with {count} deck.",
+                "A book of {size} cards is impossible with {count} decks.",
+                rules.decks,
+                size=rules.min_book,
+                count=rules.decks,
+            )
         )
     if not rules.contracts:
-        raise RulesError("The contract list cannot be empty.")
+        raise RulesError(_("The contract list cannot be empty."))
     if len(rules.contracts) > MAX_CONTRACTS:
         raise RulesError(
-            f"A game can have at most {MAX_CONTRACTS} contracts; these rules have "
-            f"{len(rules.contracts)}."
+            _(
+                "A game can have at most {most} contracts; these rules have {count}.",
+                most=MAX_CONTRACTS,
+                count=len(rules.contracts),
+            )
         )
     for number, contract in enumerate(rules.contracts, start=1):
         if not (_is_int(contract.books) and _is_int(contract.runs)):
-            raise RulesError(f"Contract {number} needs whole numbers of books and runs.")
+            raise RulesError(
+                _("Contract {number} needs whole numbers of books and runs.", number=number)
+            )
         if not isinstance(contract.no_discard, bool):
-            raise RulesError(f"Contract {number}: no discard must be on or off.")
+            raise RulesError(_("Contract {number}: no discard must be on or off.", number=number))
         if contract.books < 0 or contract.runs < 0 or contract.books + contract.runs == 0:
-            raise RulesError(f"Contract {number} must ask for at least one book or run.")
+            raise RulesError(
+                _("Contract {number} must ask for at least one book or run.", number=number)
+            )
         if contract.books + contract.runs > MAX_MELDS_PER_CONTRACT:
             raise RulesError(
-                f"Contract {number} asks for {contract.books + contract.runs} melds; a contract "
-                f"can ask for at most {MAX_MELDS_PER_CONTRACT}."
+                _(
+                    "Contract {number} asks for {count} melds; a contract can ask for at most "
+                    "{most}.",
+                    number=number,
+                    count=contract.books + contract.runs,
+                    most=MAX_MELDS_PER_CONTRACT,
+                )
             )
     if len(rules.cards_dealt) != len(rules.contracts):
         raise RulesError(
-            f"Cards dealt needs one number per contract: {len(rules.contracts)} contracts "
-            f"but {len(rules.cards_dealt)} numbers."
+            _(
+                "Cards dealt needs one number per contract: {contracts} contracts but {numbers} "
+                "numbers.",
+                contracts=len(rules.contracts),
+                numbers=len(rules.cards_dealt),
+            )
         )
     for number, dealt in enumerate(rules.cards_dealt, start=1):
         if not _is_int(dealt) or dealt < 1:
-            raise RulesError(f"Cards dealt for contract {number} must be a whole number above 0.")
+            raise RulesError(
+                _(
+                    "Cards dealt for contract {number} must be a whole number above 0.",
+                    number=number,
+                )
+            )
         if dealt > CARDS_DEALT.maximum:
             raise RulesError(
-                f"Cards dealt for contract {number} can be at most {CARDS_DEALT.maximum}."
+                _(
+                    "Cards dealt for contract {number} can be at most {most}.",
+                    number=number,
+                    most=CARDS_DEALT.maximum,
+                )
             )
     held = rules.most_cards_held(rules.cards_dealt.index(max(rules.cards_dealt)) + 1)
     if held > MAX_CARDS_HELD:
         raise RulesError(
-            f"A player could hold {held} cards (the deal, a drawn card and every May I? with its "
-            f"penalty cards): at most {MAX_CARDS_HELD} can be held in a hand."
+            _(
+                "A player could hold {held} cards (the deal, a drawn card and every May I? with "
+                "its penalty cards): at most {most} can be held in a hand.",
+                held=held,
+                most=MAX_CARDS_HELD,
+            )
         )
     for number, contract in enumerate(rules.contracts, start=1):
         needed = contract.books * rules.min_book + contract.runs * rules.min_run
@@ -264,16 +335,33 @@ def _validate(rules: HouseRules) -> None:
         )
         if needed > held:
             raise RulesError(
-                f"Contract {number} ({contract.name}) needs at least {needed} cards, "
-                f"but a player holds at most {held} when going down."
+                _(
+                    "Contract {number} ({name}) needs at least {needed} cards, but a player "
+                    "holds at most {held} when going down.",
+                    number=number,
+                    name=contract.name,
+                    needed=needed,
+                    held=held,
+                )
             )
     for rank, value in rules.points:
         if not _is_int(value) or not 0 <= value <= MAX_POINTS:
-            raise RulesError(f"Points for {rank} must be a whole number from 0 to {MAX_POINTS}.")
+            raise RulesError(
+                _(
+                    "Points for {rank} must be a whole number from 0 to {most}.",
+                    rank=rank,
+                    most=MAX_POINTS,
+                )
+            )
     total = 52 * rules.decks + rules.jokers
     dealt = rules.max_players * max(rules.cards_dealt)
     if total < dealt + 2:
         raise RulesError(
-            f"{total} cards are too few to deal {max(rules.cards_dealt)} to "
-            f"{rules.max_players} players and keep a stock: add a deck or deal fewer cards."
+            _(
+                "{total} cards are too few to deal {dealt} to {players} players and keep a "
+                "stock: add a deck or deal fewer cards.",
+                total=total,
+                dealt=max(rules.cards_dealt),
+                players=rules.max_players,
+            )
         )

@@ -14,10 +14,12 @@ from .melds import (
     explain,
     input_refusal,
     joker_for,
+    joker_limit,
     meld_options,
     refuse,
     slot_rank,
 )
+from .messages import Message, _
 
 
 def _table_readings(meld: Sequence[Card], rules: HouseRules) -> list[Meld]:
@@ -53,15 +55,17 @@ def check_lay_off(
     try:
         cards, meld = list(cards), list(meld)
     except TypeError:
-        return refuse("Expected a list of cards and a meld.")
+        return refuse(_("Expected a list of cards and a meld."))
     refusal = input_refusal(cards + meld, rules)
     if refusal is not None:
         return refusal
     if not cards:
-        return refuse("No cards were given to lay off.")
+        return refuse(_("No cards were given to lay off."))
     readings = _table_readings(meld, rules)
     if not readings:
-        return refuse(f"The meld on the table is not legal: {explain(meld, rules)}")
+        return refuse(
+            _("The meld on the table is not legal: {reason}", reason=explain(meld, rules))
+        )
     name = describe(cards)
     exchange_reason = None
     for table in readings:
@@ -111,16 +115,23 @@ def _exchange(
     joker_end: str | None,
     allowed: bool,
 ) -> Verdict:
-    joker_text = f"the joker in {table} stands for {natural}"
     if rules.joker_swap == "off" or not allowed:
         return refuse(
-            f"{natural} cannot be laid off: {joker_text}, and these rules do not allow "
-            "a joker exchange."
+            _(
+                "{card} cannot be laid off: the joker in {meld} stands for {card}, and these "
+                "rules do not allow a joker exchange.",
+                card=str(natural),
+                meld=str(table),
+            )
         )
     if rules.joker_swap == "shift_to_end" and table.kind == "book":
         return refuse(
-            f"{natural} cannot take the joker's place in {table}: these rules move a joker "
-            "only along a run."
+            _(
+                "{card} cannot take the joker's place in {meld}: these rules move a joker "
+                "only along a run.",
+                card=str(natural),
+                meld=str(table),
+            )
         )
     index = next(
         (i for i, card in enumerate(table.cards) if card.declared == natural),
@@ -138,7 +149,9 @@ def _exchange(
             if result.kind == table.kind and (table.kind != "run" or _grown_from(result, swapped))
         ]
         if not grown:
-            return refuse(f"{describe(cards)} cannot be laid off on {table}.")
+            return refuse(
+                _("{cards} cannot be laid off on {meld}.", cards=describe(cards), meld=str(table))
+            )
         return Verdict(True, melds=[grown[0]], leftover=[Card(JOKER, None)])
     low, high = table.span
     swapped = Meld(table.kind, tuple(row))
@@ -151,33 +164,53 @@ def _exchange(
         for result in meld_options(list(row) + [moved] + rest, rules):
             if result.kind == "run" and _grown_from(result, swapped):
                 return Verdict(True, melds=[result])
+    if joker_end:
+        return refuse(
+            _(
+                "{card} cannot take the joker's place in {meld}: the run has no room at that "
+                "end for the joker.",
+                card=str(natural),
+                meld=str(table),
+            )
+        )
     return refuse(
-        f"{natural} cannot take the joker's place in {table}: the run has no room at "
-        f"{'that end' if joker_end else 'either end'} for the joker."
+        _(
+            "{card} cannot take the joker's place in {meld}: the run has no room at either "
+            "end for the joker.",
+            card=str(natural),
+            meld=str(table),
+        )
     )
 
 
 def _lay_off_reason(
     cards: list[Card], meld: list[Card], table: Meld, rules: HouseRules, name: str
-) -> str:
+) -> Message:
     combined_jokers = sum(1 for card in cards + meld if card.is_joker)
+
+    def refusal(why: Message) -> Message:
+        return _(
+            "{cards} cannot be laid off on {meld}: {why}", cards=name, meld=str(table), why=why
+        )
+
     if combined_jokers > rules.jokers_per_meld:
-        limit = "one joker" if rules.jokers_per_meld == 1 else f"{rules.jokers_per_meld} jokers"
-        return f"{name} cannot be laid off on {table}: a meld may hold at most {limit}."
+        return refusal(
+            _("a meld may hold at most {limit}.", limit=joker_limit(rules.jokers_per_meld))
+        )
     if table.kind == "book":
-        return f"{name} cannot be laid off on {table}: a book takes only {RANK_PLURAL[table.rank]}."
+        return refusal(_("a book takes only {ranks}.", ranks=RANK_PLURAL[table.rank]))
     low, high = table.span
     naturals = [card for card in cards if not card.is_joker]
     if any(card.suit != table.suit for card in naturals):
-        return f"{name} cannot be laid off on {table}: a run takes only {SUIT_NAME[table.suit]}."
+        return refusal(_("a run takes only {suit}.", suit=SUIT_NAME[table.suit]))
     if len(cards) + len(meld) > 13 or (low <= 2 and high >= 13 and rules.ace != "high_or_low"):
-        return f"{name} cannot be laid off on {table}: the run is already complete."
+        return refusal(_("the run is already complete."))
     inside = [card for card in naturals if low <= card.value <= high]
     if inside:
-        return f"{name} cannot be laid off on {table}: a run grows at its ends only."
+        return refusal(_("a run grows at its ends only."))
     if any(card.rank == "A" for card in naturals) or high == 14 or low == 1:
-        return f"{name} cannot be laid off on {table}: a run stops at the ace and does not wrap."
-    return f"{name} cannot be laid off on {table}: the cards must continue the run at an end."
+        return refusal(_("a run stops at the ace and does not wrap."))
+    return refusal(_("the cards must continue the run at an end."))
 
 
 def shanghai_targets(

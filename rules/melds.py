@@ -19,6 +19,7 @@ from .cards import (
     format_cards,
 )
 from .house_rules import HouseRules
+from .messages import Message, _, and_joined, ngettext_lazy
 
 DEFAULT_RULES = HouseRules()
 
@@ -74,7 +75,7 @@ class Verdict:
     """The answer to a rules question: ok, the reasons when not, and the melds found."""
 
     ok: bool
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Message] = field(default_factory=list)
     melds: list[Meld] = field(default_factory=list)
     leftover: list[Card] = field(default_factory=list)
     points_shed: int = 0
@@ -97,7 +98,7 @@ class Verdict:
         }
 
 
-def refuse(*reasons: str) -> Verdict:
+def refuse(*reasons: Message) -> Verdict:
     """A refusing verdict with the given reasons."""
     return Verdict(False, list(reasons))
 
@@ -121,15 +122,17 @@ def describe(cards: Iterable[Card]) -> str:
     return format_cards(cards)
 
 
-def input_problems(cards: Sequence[Card], rules: HouseRules) -> list[str]:
+def input_problems(cards: Sequence[Card], rules: HouseRules) -> list[Message]:
     """Reasons why these cards cannot be checked at all: not cards, rank only, too many."""
     problems = []
     for card in cards:
         if not isinstance(card, Card):
-            return [f"{card!r} is not a card."]
+            return [_("{card} is not a card.", card=repr(card))]
     for card in cards:
         if not card.is_joker and card.suit is None:
-            problems.append(f"{card} has no suit: melds need whole cards, like {card}H.")
+            problems.append(
+                _("{card} has no suit: melds need whole cards, like {card}H.", card=str(card))
+            )
             break
         if card.is_joker and card.declared is not None and card.declared.suit is None:
             continue
@@ -148,7 +151,7 @@ def listed_cards(cards: Iterable[Card], rules: HouseRules) -> list[Card] | Verdi
     try:
         cards = list(cards)
     except TypeError:
-        return refuse("Expected a list of cards.")
+        return refuse(_("Expected a list of cards."))
     refusal = input_refusal(cards, rules)  # a refusing Verdict is falsy: no `or` here
     return cards if refusal is None else refusal
 
@@ -247,11 +250,11 @@ def meld_options(cards: Sequence[Card], rules: HouseRules) -> list[Meld]:
     return book_options(cards, rules) + run_options(cards, rules)
 
 
-def _plural(rank: str) -> str:
+def _plural(rank: str) -> Message:
     return RANK_PLURAL[rank]
 
 
-def _run_gap_reason(cards: Sequence[Card], rules: HouseRules) -> str | None:
+def _run_gap_reason(cards: Sequence[Card], rules: HouseRules) -> Message | None:
     """Explain why one-suit cards with distinct ranks are not a run, or None."""
     naturals = [card for card in cards if not card.is_joker]
     suit = naturals[0].suit
@@ -261,10 +264,11 @@ def _run_gap_reason(cards: Sequence[Card], rules: HouseRules) -> str | None:
     if "A" in ranks and rules.ace != "high_or_low":
         other = HouseRules(ace="high_or_low", min_run=rules.min_run, min_book=rules.min_book)
         if run_options(cards, other) and not run_options(cards, rules):
-            side = "high" if rules.ace == "high" else "low"
-            return f"{name} is not a run: aces are {side} only."
+            if rules.ace == "high":
+                return _("{cards} is not a run: aces are high only.", cards=name)
+            return _("{cards} is not a run: aces are low only.", cards=name)
     if "A" in ranks and "K" in ranks and "2" in ranks:
-        return f"{name} is not a run: runs do not wrap around from the ace."
+        return _("{cards} is not a run: runs do not wrap around from the ace.", cards=name)
     best_missing = None
     for low, _high, _from_low in ace_frames(rules):
         ace = low if low == 1 else 14
@@ -277,26 +281,52 @@ def _run_gap_reason(cards: Sequence[Card], rules: HouseRules) -> str | None:
         if best_missing is None or len(missing) < len(best_missing):
             best_missing = missing
     if best_missing and len(best_missing) > jokers:
-        gaps = " and ".join(f"{slot_rank(position)}{suit}" for position in best_missing)
-        held = f"only {jokers} joker" + ("" if jokers == 1 else "s") if jokers else "no joker"
-        return f"{name} is not a run: it is missing {gaps}, with {held} to fill the gap."
-    return f"{name} is not a run: a joker cannot stand for a card beyond the ace."
+        gaps = and_joined(f"{slot_rank(position)}{suit}" for position in best_missing)
+        if jokers:
+            return ngettext_lazy(
+                "{cards} is not a run: it is missing {gaps}, with only {count} joker to fill the "
+                "gap.",
+                "{cards} is not a run: it is missing {gaps}, with only {count} jokers to fill the "
+                "gap.",
+                jokers,
+                cards=name,
+                gaps=gaps,
+                count=jokers,
+            )
+        return _(
+            "{cards} is not a run: it is missing {gaps}, with no joker to fill the gap.",
+            cards=name,
+            gaps=gaps,
+        )
+    return _("{cards} is not a run: a joker cannot stand for a card beyond the ace.", cards=name)
 
 
-def explain(cards: Sequence[Card], rules: HouseRules) -> str:
+def joker_limit(jokers_per_meld: int) -> Message:
+    """ "one joker", "2 jokers": the most a meld may hold."""
+    return ngettext_lazy("one joker", "{count} jokers", jokers_per_meld, count=jokers_per_meld)
+
+
+def explain(cards: Sequence[Card], rules: HouseRules) -> Message:
     """One plain sentence saying why these cards are not a legal meld."""
     name = describe(cards)
     naturals = [card for card in cards if not card.is_joker]
     jokers = len(cards) - len(naturals)
     if not cards:
-        return "No cards were given: a meld needs cards."
+        return _("No cards were given: a meld needs cards.")
     if jokers > rules.jokers_per_meld:
         if rules.jokers_per_meld == 0:
-            return f"{name} holds a joker: these rules do not allow jokers in melds."
-        limit = "one joker" if rules.jokers_per_meld == 1 else f"{rules.jokers_per_meld} jokers"
-        return f"{name} holds {jokers} jokers: a meld may hold at most {limit}."
+            return _("{cards} holds a joker: these rules do not allow jokers in melds.", cards=name)
+        return _(
+            "{cards} holds {count} jokers: a meld may hold at most {limit}.",
+            cards=name,
+            count=jokers,
+            limit=joker_limit(rules.jokers_per_meld),
+        )
     if jokers > len(naturals):
-        return f"{name} has more jokers than natural cards: a meld needs at least as many."
+        return _(
+            "{cards} has more jokers than natural cards: a meld needs at least as many.",
+            cards=name,
+        )
     ranks = {card.rank for card in naturals}
     suits = {card.suit for card in naturals}
     targets = [card.declared for card in cards if card.is_joker and card.declared is not None]
@@ -304,30 +334,56 @@ def explain(cards: Sequence[Card], rules: HouseRules) -> str:
         rank = next(iter(ranks))
         wrong = [t for t in targets if t.rank != rank]
         if wrong:
-            return f"{name} is not a book: JK={wrong[0]} cannot stand in a book of {_plural(rank)}."
+            return _(
+                "{cards} is not a book: JK={card} cannot stand in a book of {ranks}.",
+                cards=name,
+                card=str(wrong[0]),
+                ranks=_plural(rank),
+            )
         if len(cards) < rules.min_book:
-            return f"{name} is not a book: a book needs at least {rules.min_book} cards."
+            return _(
+                "{cards} is not a book: a book needs at least {count} cards.",
+                cards=name,
+                count=rules.min_book,
+            )
         if rules.book_suits_distinct:
-            return f"{name} is not a book: in these rules a book's cards must all differ in suit."
-        return f"{name} is not a book."
+            return _(
+                "{cards} is not a book: in these rules a book's cards must all differ in suit.",
+                cards=name,
+            )
+        return _("{cards} is not a book.", cards=name)
     if len(suits) == 1:
         suit = next(iter(suits))
         wrong = [t for t in targets if t.suit != suit]
         if wrong:
-            return f"{name} is not a run: JK={wrong[0]} cannot stand in a run of {SUIT_NAME[suit]}."
+            return _(
+                "{cards} is not a run: JK={card} cannot stand in a run of {suit}.",
+                cards=name,
+                card=str(wrong[0]),
+                suit=SUIT_NAME[suit],
+            )
         seen: set[str] = set()
         for card in naturals + [t for t in targets if t is not None]:
             if card.rank in seen:
-                return f"{name} is not a run: a run holds each rank only once ({card.rank} twice)."
+                return _(
+                    "{cards} is not a run: a run holds each rank only once ({rank} twice).",
+                    cards=name,
+                    rank=card.rank,
+                )
             seen.add(card.rank)
         if len(cards) < rules.min_run:
-            return f"{name} is not a run: a run needs at least {rules.min_run} cards."
+            return _(
+                "{cards} is not a run: a run needs at least {count} cards.",
+                cards=name,
+                count=rules.min_run,
+            )
         if len(cards) > 13:
-            return f"{name} is not a run: a run holds at most 13 cards."
-        return _run_gap_reason(cards, rules) or f"{name} is not a run."
-    return (
-        f"{name} is neither a book nor a run: a book is cards of one rank, "
-        "a run is cards of one suit in sequence."
+            return _("{cards} is not a run: a run holds at most 13 cards.", cards=name)
+        return _run_gap_reason(cards, rules) or _("{cards} is not a run.", cards=name)
+    return _(
+        "{cards} is neither a book nor a run: a book is cards of one rank, "
+        "a run is cards of one suit in sequence.",
+        cards=name,
     )
 
 

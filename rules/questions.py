@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from gettext import ngettext
 
 from .cards import Card
 from .going_down import check_going_down, find_going_down
 from .house_rules import HouseRules
 from .lay_off import check_lay_off, shanghai_targets
 from .melds import Meld, check_meld
+from .messages import Message, _, gettext_noop, joined, ngettext_lazy
 
 
 class Question(StrEnum):
     """The questions the meld checker answers: each a short code (kept with every question
-    asked at a table) and `label`, the question as a player asks it."""
+    asked at a table) and `label`, the question as a player asks it (English, marked for the
+    catalogue)."""
 
     label: str
 
@@ -25,11 +26,11 @@ class Question(StrEnum):
         question.label = label
         return question
 
-    MELD = "meld", "Is this a book or a run?"
-    GOING_DOWN = "down", "Can I go down?"
-    LAY_OFF = "layoff", "Can I lay this off?"
-    SHANGHAI = "shanghai", "Is this discard a Shanghai?"
-    HINT = "hint", "What could I lay down?"
+    MELD = "meld", gettext_noop("Is this a book or a run?")
+    GOING_DOWN = "down", gettext_noop("Can I go down?")
+    LAY_OFF = "layoff", gettext_noop("Can I lay this off?")
+    SHANGHAI = "shanghai", gettext_noop("Is this discard a Shanghai?")
+    HINT = "hint", gettext_noop("What could I lay down?")
 
 
 @dataclass
@@ -42,7 +43,7 @@ class Answer:
     """
 
     ok: bool
-    reasons: list[str]
+    reasons: list[Message]
     melds: list[Meld] = field(default_factory=list)
     leftover: list[Card] = field(default_factory=list)
     targets: list[int] = field(default_factory=list)
@@ -50,10 +51,14 @@ class Answer:
     goes_out: bool = False
 
     @property
-    def text(self) -> str:
+    def text(self) -> Message:
+        """The answer in one paragraph: yes or no, then the reasons."""
+        reasons = joined(" ", self.reasons)
         if self.gave_up and not self.ok:
-            return " ".join(self.reasons)
-        return ("Yes. " if self.ok else "No. ") + " ".join(self.reasons)
+            return reasons
+        if self.ok:
+            return _("Yes. {reasons}", reasons=reasons)
+        return _("No. {reasons}", reasons=reasons)
 
 
 def most_cards_asked(
@@ -86,19 +91,29 @@ def answer_question(
     flat = [card for meld in melds for card in meld]
     if question == Question.SHANGHAI:
         if len(flat) != 1:
-            return Answer(ok=False, reasons=["Give the one card that was discarded."])
+            return Answer(ok=False, reasons=[_("Give the one card that was discarded.")])
         targets = shanghai_targets(flat[0], table_melds, rules)
         if targets:
-            melds = ngettext("meld", "melds", len(targets))
             reasons = [
-                f"{flat[0]} could be laid off on {len(targets)} {melds} on the table: Shanghai!"
+                ngettext_lazy(
+                    "{card} could be laid off on {count} meld on the table: Shanghai!",
+                    "{card} could be laid off on {count} melds on the table: Shanghai!",
+                    len(targets),
+                    card=str(flat[0]),
+                    count=len(targets),
+                )
             ]
         else:
-            reasons = [f"{flat[0]} fits no meld on the table: it is not a Shanghai card."]
+            reasons = [
+                _(
+                    "{card} fits no meld on the table: it is not a Shanghai card.",
+                    card=str(flat[0]),
+                )
+            ]
         return Answer(ok=bool(targets), reasons=reasons, targets=targets)
     if question == Question.LAY_OFF:
         if target is None or not 0 <= target < len(table_melds):
-            return Answer(ok=False, reasons=["Pick the meld on the table to lay off on."])
+            return Answer(ok=False, reasons=[_("Pick the meld on the table to lay off on.")])
         verdict = check_lay_off(flat, table_melds[target], rules)
     elif question == Question.GOING_DOWN:
         verdict = check_going_down(contract, melds if len(melds) > 1 else flat, rules)
@@ -118,8 +133,11 @@ def answer_question(
     )
     if goes_out:
         reasons.append(
-            f"Contract {contract} has no discard: going down uses the whole hand, so this hand "
-            "goes out."
+            _(
+                "Contract {number} has no discard: going down uses the whole hand, so this hand "
+                "goes out.",
+                number=contract,
+            )
         )
     return Answer(
         ok=verdict.ok,
@@ -131,9 +149,15 @@ def answer_question(
     )
 
 
-def meld_sentence(meld: Meld) -> str:
+def meld_sentence(meld: Meld) -> Message:
     """ "7H 8H 9H JK is a run (JK = 10H)": what a legal meld is, and what its jokers stand for."""
     jokers = [f"JK = {card.declared}" for card in meld.cards if card.is_joker and card.declared]
-    stands_for = f" ({', '.join(jokers)})" if jokers else ""
     shown = " ".join("JK" if card.is_joker else str(card) for card in meld.cards)
-    return f"{shown} is a {meld.kind}{stands_for}."
+    stands_for = ", ".join(jokers)
+    if meld.kind == "book":
+        if jokers:
+            return _("{cards} is a book ({jokers}).", cards=shown, jokers=stands_for)
+        return _("{cards} is a book.", cards=shown)
+    if jokers:
+        return _("{cards} is a run ({jokers}).", cards=shown, jokers=stands_for)
+    return _("{cards} is a run.", cards=shown)

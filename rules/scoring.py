@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .cards import JOKER, Card, card_problems
 from .house_rules import HouseRules
 from .melds import DEFAULT_RULES
+from .messages import Message, _, ngettext_lazy
 
 
 @dataclass(frozen=True)
@@ -81,34 +82,48 @@ def points_possible(points: int, most_cards: int, rules: HouseRules = DEFAULT_RU
     return any(reachable[held] >> points & 1 for held in range(1, most_cards + 1))
 
 
-def held_refusal(*, player: str, held: int, most_cards: int, contract: int) -> str | None:
+def held_refusal(*, player: str, held: int, most_cards: int, contract: int) -> Message | None:
     """Why `player` cannot have been left holding `held` cards in `contract`, or None: no more
     than the deal plus what their May I?s and Shanghai claims brought (`most_cards`)."""
     if held > most_cards:
-        return (
-            f"{player} cannot hold {held} cards: at most {most_cards} in "
-            f"contract {contract} (the deal plus what May I?s brought)."
+        return _(
+            "{player} cannot hold {held} cards: at most {most} in contract {contract} (the deal "
+            "plus what May I?s brought).",
+            player=player,
+            held=held,
+            most=most_cards,
+            contract=contract,
         )
     return None
 
 
 def points_refusal(
     *, player: str, points: int, most_cards: int, rules: HouseRules = DEFAULT_RULES
-) -> str | None:
+) -> Message | None:
     """Why `points` cannot be what `player`, who did not go out, was left holding, or None: at
     least one card, so above 0, and a total some hand of at most `most_cards` cards makes."""
     if points <= 0:
-        return f"{player} did not go out, so they hold at least one card: points above 0."
+        return _(
+            "{player} did not go out, so they hold at least one card: points above 0.",
+            player=player,
+        )
     if not points_possible(points, most_cards, rules):
-        return (
-            f"No hand of at most {most_cards} cards is worth {points} "
-            f"point{'s' if points != 1 else ''} "
-            f"under this table's rules: check {player}'s points."
+        return ngettext_lazy(
+            "No hand of at most {most} cards is worth {points} point under this table's rules: "
+            "check {player}'s points.",
+            "No hand of at most {most} cards is worth {points} points under this table's rules: "
+            "check {player}'s points.",
+            points,
+            most=most_cards,
+            points=points,
+            player=player,
         )
     return None
 
 
-def hand_problems(hands: Sequence[Sequence[Card]], rules: HouseRules = DEFAULT_RULES) -> list[str]:
+def hand_problems(
+    hands: Sequence[Sequence[Card]], rules: HouseRules = DEFAULT_RULES
+) -> list[Message]:
     """Sentences for what the decks cannot hold across all the hands of a round.
 
     Checks more than `decks` copies of one card, more than four times `decks` of a rank
@@ -117,5 +132,5 @@ def hand_problems(hands: Sequence[Sequence[Card]], rules: HouseRules = DEFAULT_R
     cards = [card for hand in hands for card in hand]
     for card in cards:
         if not isinstance(card, Card):
-            return [f"{card!r} is not a card."]
+            return [_("{card} is not a card.", card=repr(card))]
     return card_problems(cards, rules.decks, rules.jokers)

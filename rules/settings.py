@@ -4,6 +4,7 @@ HouseRules refuses anything outside them, so no form, import or API stores an un
 from dataclasses import dataclass
 
 from .cards import JOKER, RANKS
+from .messages import gettext_noop
 
 DEFAULT_POINTS = (
     ("2", 5),
@@ -34,7 +35,8 @@ MAX_CARDS_HELD = 24
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """One house-rules setting, described for building a form."""
+    """One house-rules setting, described for building a form: its label, help and choices'
+    words are English strings marked for the catalogue, translated where the form shows them."""
 
     name: str
     label: str
@@ -46,132 +48,210 @@ class Setting:
 
 
 SETTINGS = (
-    Setting("min_players", "Fewest players", "int", "The smallest table that can play.", (), 2, 8),
-    Setting("max_players", "Most players", "int", "More players need more decks.", (), 2, 8),
-    Setting("decks", "Decks", "int", "Standard 52-card decks shuffled together.", (), 1, 4),
-    Setting("jokers", "Jokers", "int", "Jokers added to the decks.", (), 0, 8),
+    Setting(
+        "min_players",
+        gettext_noop("Fewest players"),
+        "int",
+        gettext_noop("The smallest table that can play."),
+        (),
+        2,
+        8,
+    ),
+    Setting(
+        "max_players",
+        gettext_noop("Most players"),
+        "int",
+        gettext_noop("More players need more decks."),
+        (),
+        2,
+        8,
+    ),
+    Setting(
+        "decks",
+        gettext_noop("Decks"),
+        "int",
+        gettext_noop("Standard 52-card decks shuffled together."),
+        (),
+        1,
+        4,
+    ),
+    Setting(
+        "jokers",
+        gettext_noop("Jokers"),
+        "int",
+        gettext_noop("Jokers added to the decks."),
+        (),
+        0,
+        8,
+    ),
     Setting(
         "cards_dealt",
-        "Cards dealt",
+        gettext_noop("Cards dealt"),
         "int_list",
-        "Cards dealt to each player, one number per contract.",
+        gettext_noop("Cards dealt to each player, one number per contract."),
         (),
         1,
         15,
     ),
     Setting(
         "stock_exhausted",
-        "When the stock runs out",
+        gettext_noop("When the stock runs out"),
         "choice",
-        "What happens when nobody can draw from the stock.",
+        gettext_noop("What happens when nobody can draw from the stock."),
         (
-            ("reshuffle", "Shuffle the discards but the top card into a new stock"),
-            ("end_round", "The round ends and everyone scores their hand"),
+            ("reshuffle", gettext_noop("Shuffle the discards but the top card into a new stock")),
+            ("end_round", gettext_noop("The round ends and everyone scores their hand")),
         ),
     ),
     Setting(
         "contracts",
-        "Contracts",
+        gettext_noop("Contracts"),
         "contracts",
-        "The rounds in order: books, runs and whether the whole hand goes down.",
+        gettext_noop("The rounds in order: books, runs and whether the whole hand goes down."),
     ),
-    Setting("min_book", "Shortest book", "int", "Fewest cards in a book.", (), 2, 8),
+    Setting(
+        "min_book",
+        gettext_noop("Shortest book"),
+        "int",
+        gettext_noop("Fewest cards in a book."),
+        (),
+        2,
+        8,
+    ),
     Setting(
         "book_suits_distinct",
-        "Books need different suits",
+        gettext_noop("Books need different suits"),
         "bool",
-        "When on, a book may not hold two cards of the same suit.",
+        gettext_noop("When on, a book may not hold two cards of the same suit."),
     ),
-    Setting("min_run", "Shortest run", "int", "Fewest cards in a run.", (), 3, 13),
+    Setting(
+        "min_run",
+        gettext_noop("Shortest run"),
+        "int",
+        gettext_noop("Fewest cards in a run."),
+        (),
+        3,
+        13,
+    ),
     Setting(
         "ace",
-        "Aces in runs",
+        gettext_noop("Aces in runs"),
         "choice",
-        "Where an ace may sit in a run. Runs never wrap around.",
+        gettext_noop("Where an ace may sit in a run. Runs never wrap around."),
         (
-            ("high", "High only (J Q K A)"),
-            ("low", "Low only (A 2 3 4)"),
-            ("high_or_low", "High or low, not both"),
+            ("high", gettext_noop("High only (J Q K A)")),
+            ("low", gettext_noop("Low only (A 2 3 4)")),
+            ("high_or_low", gettext_noop("High or low, not both")),
         ),
     ),
-    Setting("jokers_per_meld", "Jokers per meld", "int", "Most jokers in one meld.", (), 0, 4),
+    Setting(
+        "jokers_per_meld",
+        gettext_noop("Jokers per meld"),
+        "int",
+        gettext_noop("Most jokers in one meld."),
+        (),
+        0,
+        4,
+    ),
     Setting(
         "extra_melds_allowed",
-        "Extra melds when going down",
+        gettext_noop("Extra melds when going down"),
         "bool",
-        "When on, a player may lay more melds than the contract asks.",
+        gettext_noop("When on, a player may lay more melds than the contract asks."),
     ),
     Setting(
         "same_rank_books_banned",
-        "No two books of one rank",
+        gettext_noop("No two books of one rank"),
         "bool",
-        "When on, an initial meld may not hold two books of the same rank.",
+        gettext_noop("When on, an initial meld may not hold two books of the same rank."),
     ),
     Setting(
         "same_suit_runs_must_be_separated",
-        "Runs of one suit need a gap",
+        gettext_noop("Runs of one suit need a gap"),
         "bool",
-        "When on, two runs of one suit in an initial meld may not be identical, overlap or touch.",
+        gettext_noop(
+            "When on, two runs of one suit in an initial meld may not be identical, overlap or "
+            "touch."
+        ),
     ),
     Setting(
         "joker_swap",
-        "Joker exchange",
+        gettext_noop("Joker exchange"),
         "choice",
-        "Whether a melded joker can be replaced by the card it stands for.",
+        gettext_noop("Whether a melded joker can be replaced by the card it stands for."),
         (
-            ("off", "Not allowed"),
-            ("shift_to_end", "The card takes the joker's place; the joker moves to an end"),
-            ("swap_from_hand", "The card takes the joker's place; the joker goes to the hand"),
+            ("off", gettext_noop("Not allowed")),
+            (
+                "shift_to_end",
+                gettext_noop("The card takes the joker's place; the joker moves to an end"),
+            ),
+            (
+                "swap_from_hand",
+                gettext_noop("The card takes the joker's place; the joker goes to the hand"),
+            ),
         ),
     ),
     Setting(
         "must_discard_to_go_out",
-        "Final discard needed",
+        gettext_noop("Final discard needed"),
         "bool",
-        "When on, a player can only go out by discarding their last card.",
+        gettext_noop("When on, a player can only go out by discarding their last card."),
     ),
-    Setting("may_i_limit", "May I? per round", "int", "Out-of-turn takes per round.", (), 0, 5),
+    Setting(
+        "may_i_limit",
+        gettext_noop("May I? per round"),
+        "int",
+        gettext_noop("Out-of-turn takes per round."),
+        (),
+        0,
+        5,
+    ),
     Setting(
         "may_i_penalty_cards",
-        "May I? penalty cards",
+        gettext_noop("May I? penalty cards"),
         "int",
-        "Extra cards from the stock taken with each May I?.",
+        gettext_noop("Extra cards from the stock taken with each May I?."),
         (),
         0,
         3,
     ),
     Setting(
         "may_i_after_down",
-        "May I? after going down",
+        gettext_noop("May I? after going down"),
         "bool",
-        "When on, a player who has gone down may still call May I?.",
+        gettext_noop("When on, a player who has gone down may still call May I?."),
     ),
-    Setting("points", "Penalty points", "points", "Points for each card left in hand."),
+    Setting(
+        "points",
+        gettext_noop("Penalty points"),
+        "points",
+        gettext_noop("Points for each card left in hand."),
+    ),
     Setting(
         "tie_break",
-        "Equal totals",
+        gettext_noop("Equal totals"),
         "choice",
-        "How players with the same total are placed.",
+        gettext_noop("How players with the same total are placed."),
         (
-            ("shared", "They share the place"),
-            ("most_rounds_won", "Most rounds won goes first"),
-            ("fewest_may_i", "Fewest May I?s goes first"),
+            ("shared", gettext_noop("They share the place")),
+            ("most_rounds_won", gettext_noop("Most rounds won goes first")),
+            ("fewest_may_i", gettext_noop("Fewest May I?s goes first")),
         ),
     ),
     Setting(
         "shanghai_bonus",
-        "Shanghai bonus",
+        gettext_noop("Shanghai bonus"),
         "int",
-        "Points taken off a player's score for each Shanghai claim.",
+        gettext_noop("Points taken off a player's score for each Shanghai claim."),
         (),
         0,
         MAX_POINTS,
     ),
     Setting(
         "rummy_bonus",
-        "Bonus for going out in one turn",
+        gettext_noop("Bonus for going out in one turn"),
         "bool",
-        "When on, going out in one turn doubles the others' penalty points.",
+        gettext_noop("When on, going out in one turn doubles the others' penalty points."),
     ),
 )
 

@@ -20,37 +20,40 @@ from ..melds import (
     meld_options,
     refuse,
 )
+from ..messages import Message, _, and_joined, ngettext_lazy
 from ..scoring import penalty_points
 from .budget import Budget
 from .plans import build
 from .search import Search
 
 # What a player reads when a search runs out of steps: never a "no" that was not proven.
-TOO_MANY_TO_CHECK = (
+TOO_MANY_TO_CHECK = _(
     "Too many possibilities to try every arrangement of these cards: separate the melds you "
     "have in mind with | and ask again."
 )
-TOO_MANY_TO_LIST = (
+TOO_MANY_TO_LIST = _(
     "Too many possibilities to list: type the melds you have in mind and ask whether they go down."
 )
-MAYBE_BETTER = (
+MAYBE_BETTER = _(
     "Too many possibilities to compare them all: this going-down is legal, but another may "
     "lay down more points."
 )
 
 
-def _conflict_reason(melds: list[Meld], rules: HouseRules) -> str | None:
+def _conflict_reason(melds: list[Meld], rules: HouseRules) -> Message | None:
     """A sentence for the first initial-meld rule these melds break together, or None."""
     for i, first in enumerate(melds):
         for second in melds[i + 1 :]:
             if first.kind != second.kind:
                 continue
-            pair = f"{first} and {second}"
+            pair = and_joined([str(first), str(second)])
             if first.kind == "book":
                 if rules.same_rank_books_banned and first.rank == second.rank:
-                    return (
-                        f"{pair} are two books of {RANK_PLURAL[first.rank]}: an initial meld "
-                        "may hold only one book of each rank."
+                    return _(
+                        "{melds} are two books of {ranks}: an initial meld may hold only one "
+                        "book of each rank.",
+                        melds=pair,
+                        ranks=RANK_PLURAL[first.rank],
                     )
                 continue
             if first.suit != second.suit:
@@ -59,14 +62,18 @@ def _conflict_reason(melds: list[Meld], rules: HouseRules) -> str | None:
             suit = SUIT_NAME[first.suit]
             if rules.same_suit_runs_must_be_separated:
                 if not (b + 1 < c or d + 1 < a):
-                    return (
-                        f"{pair} are runs of {suit} with no gap between them: these rules "
-                        "need a gap between two runs of one suit in an initial meld."
+                    return _(
+                        "{melds} are runs of {suit} with no gap between them: these rules "
+                        "need a gap between two runs of one suit in an initial meld.",
+                        melds=pair,
+                        suit=suit,
                     )
             elif b + 1 == c or d + 1 == a:
-                return (
-                    f"{pair} are consecutive runs of {suit}: they cannot go down together "
-                    "(there must be a gap)."
+                return _(
+                    "{melds} are consecutive runs of {suit}: they cannot go down together "
+                    "(there must be a gap).",
+                    melds=pair,
+                    suit=suit,
                 )
     return None
 
@@ -75,12 +82,23 @@ def _contract_of(contract: int, rules: HouseRules) -> Contract:
     return rules.contract(contract)
 
 
-def _needs(contract: Contract) -> str:
+def _needs(contract: Contract) -> Message:
+    """ "2 books", "1 book and 1 run": the melds of a contract, counted."""
     parts = []
-    for count, word in ((contract.books, "book"), (contract.runs, "run")):
-        if count:
-            parts.append(f"{count} {word}{'s' if count != 1 else ''}")
-    return " and ".join(parts)
+    if contract.books:
+        parts.append(
+            ngettext_lazy("{count} book", "{count} books", contract.books, count=contract.books)
+        )
+    if contract.runs:
+        parts.append(
+            ngettext_lazy("{count} run", "{count} runs", contract.runs, count=contract.runs)
+        )
+    return and_joined(parts)
+
+
+def _contract_named(number: int, contract: Contract) -> Message:
+    """ "Contract 1 (Two books)"."""
+    return _("Contract {number} ({name})", number=number, name=contract.name)
 
 
 def _held_joker(rest: list[Card], laid: Card) -> Card:
@@ -160,16 +178,22 @@ def check_going_down(
     try:
         wanted = _contract_of(contract, rules)
     except RulesError as error:
-        return refuse(str(error))
+        return refuse(error.args[0])
     try:
         cards, groups = _flatten(cards_or_melds)
     except TypeError:
-        return refuse("Expected a list of cards or a list of melds.")
+        return refuse(_("Expected a list of cards or a list of melds."))
     refusal = input_refusal(cards, rules)
     if refusal is not None:
         return refusal
     if not cards:
-        return refuse(f"No cards were given: contract {contract} needs {_needs(wanted)}.")
+        return refuse(
+            _(
+                "No cards were given: contract {number} needs {melds}.",
+                number=contract,
+                melds=_needs(wanted),
+            )
+        )
     if groups is not None:
         return _check_grouped(contract, wanted, groups, rules)
     verdict = _solve(cards, wanted, rules, cover=True, budget=budget)
@@ -212,10 +236,22 @@ def _check_grouped(
         return refuse(first_conflict)
     kinds = [reading[0].kind for reading in options]
     laid = _needs(Contract(kinds.count("book"), kinds.count("run")))
-    extra = " at least" if extra_allowed else ""
+    if extra_allowed:
+        return refuse(
+            _(
+                "{contract} needs at least {melds}; these melds are {laid}.",
+                contract=_contract_named(number, contract),
+                melds=_needs(contract),
+                laid=laid,
+            )
+        )
     return refuse(
-        f"Contract {number} ({contract.name}) needs{extra} {_needs(contract)}; "
-        f"these melds are {laid}."
+        _(
+            "{contract} needs {melds}; these melds are {laid}.",
+            contract=_contract_named(number, contract),
+            melds=_needs(contract),
+            laid=laid,
+        )
     )
 
 
@@ -224,21 +260,40 @@ def _cover_reasons(
 ) -> list:
     """Why these cards make no going-down. A search that runs out of steps here only leaves
     out the sentence it was for."""
-    name = f"Contract {number} ({contract.name})"
+    name = _contract_named(number, contract)
     needed = contract.books * rules.min_book + contract.runs * rules.min_run
     if len(cards) < needed:
-        return [f"{name} needs at least {needed} cards; {len(cards)} were given."]
+        return [
+            _(
+                "{contract} needs at least {needed} cards; {count} were given.",
+                contract=name,
+                needed=needed,
+                count=len(cards),
+            )
+        ]
     relaxed = Search(cards, contract, rules, cover=True, budget=budget).run(enforce=False)
     if relaxed is not None:
         melds = [build(plan, rules) for plan in relaxed]
         reason = _conflict_reason(melds, rules)
         if reason:
             return [reason]
-    reasons = [f"{describe(cards)} cannot be laid out as {_needs(contract)} using every card."]
+    reasons = [
+        _(
+            "{cards} cannot be laid out as {melds} using every card.",
+            cards=describe(cards),
+            melds=_needs(contract),
+        )
+    ]
     best = _solve(cards, contract, rules, cover=False, budget=budget)
     if best.ok and best.leftover and not best.gave_up:
         layout = " | ".join(str(meld) for meld in best.melds)
-        reasons.append(f"{describe(best.leftover)} does not fit: the closest is {layout}.")
+        reasons.append(
+            _(
+                "{cards} does not fit: the closest is {layout}.",
+                cards=describe(best.leftover),
+                layout=layout,
+            )
+        )
     return reasons
 
 
@@ -261,7 +316,7 @@ def find_going_down(
     try:
         wanted = _contract_of(contract, rules)
     except RulesError as error:
-        return refuse(str(error))
+        return refuse(error.args[0])
     hand = listed_cards(hand, rules)
     if isinstance(hand, Verdict):
         return hand
@@ -280,11 +335,23 @@ def _missing_reasons(
 ) -> list:
     """What the hand lacks for the contract. A search that runs out of steps here only leaves
     out the sentence it was for."""
-    name = f"Contract {number} ({contract.name})"
+    name = _contract_named(number, contract)
     if contract.no_discard:
-        reasons = [f"{name} must use the whole hand, and this hand cannot make {_needs(contract)}."]
+        reasons = [
+            _(
+                "{contract} must use the whole hand, and this hand cannot make {melds}.",
+                contract=name,
+                melds=_needs(contract),
+            )
+        ]
     else:
-        reasons = [f"This hand cannot go down for {name}: it needs {_needs(contract)}."]
+        reasons = [
+            _(
+                "This hand cannot go down for {contract}: it needs {melds}.",
+                contract=name,
+                melds=_needs(contract),
+            )
+        ]
     relaxed = Search(hand, contract, rules, cover=contract.no_discard, budget=budget).run(
         enforce=False
     )
@@ -298,12 +365,14 @@ def _missing_reasons(
     if books is None or runs is None:
         pass  # how many it holds was not worked out
     elif books < contract.books or runs < contract.runs:
-        held = _needs(Contract(books, runs)) if books or runs else "no book or run"
-        reasons.append(f"It holds at most {held}.".replace("at most no", "no"))
+        if books or runs:
+            reasons.append(_("It holds at most {melds}.", melds=_needs(Contract(books, runs))))
+        else:
+            reasons.append(_("It holds no book or run."))
     elif not contract.no_discard:
-        reasons.append("Its books and runs need the same cards.")
+        reasons.append(_("Its books and runs need the same cards."))
     if rules.must_discard_to_go_out and not contract.no_discard:
-        reasons.append("A card must be kept back to discard.")
+        reasons.append(_("A card must be kept back to discard."))
     return reasons
 
 

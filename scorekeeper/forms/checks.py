@@ -2,9 +2,11 @@
 
 from django import forms
 from django.urls import reverse_lazy
+from django.utils.translation import gettext_lazy
 
 import rules
 from scorekeeper.models import Game, Round, RulesProfile
+from scorekeeper.rules_words import translated
 
 from .tables import RowChoiceField, VersionedForm
 
@@ -14,7 +16,7 @@ def melds_clean(text: str) -> list[list[rules.Card]]:
     try:
         melds = [meld for meld in rules.parse_melds(text) if meld]
     except rules.CardError as error:
-        raise forms.ValidationError(str(error)) from None
+        raise forms.ValidationError(translated(error.args[0])) from None
     if not melds:
         raise forms.ValidationError("Enter some cards, like 7H 8H 9H JK.")
     return melds
@@ -25,7 +27,7 @@ class CheckForm(forms.Form):
     melds; standalone, the player picks rules and a contract and types the table's melds."""
 
     question = forms.TypedChoiceField(
-        choices=[(question.value, question.label) for question in rules.Question],
+        choices=[(question.value, gettext_lazy(question.label)) for question in rules.Question],
         coerce=rules.Question,
         initial=rules.Question.MELD,
         widget=forms.RadioSelect,

@@ -1,9 +1,11 @@
 """Rule profiles: every setting of rules.HouseRules, in a form."""
 
 from django import forms
+from django.utils.translation import gettext
 
 import rules
 from scorekeeper.models import RulesProfile
+from scorekeeper.rules_words import translated
 
 from .clubs import NameField
 
@@ -49,7 +51,8 @@ class ProfileForm(forms.Form):
 
     @staticmethod
     def _field_for(setting, value):
-        common = {"label": setting.label, "help_text": setting.help}
+        # The engine marks its words for the catalogue (rules/messages.py); they are said here.
+        common = {"label": gettext(setting.label), "help_text": gettext(setting.help)}
         match setting.kind:
             case "contracts":
                 return forms.CharField(
@@ -67,7 +70,8 @@ class ProfileForm(forms.Form):
             case "bool":
                 return forms.BooleanField(required=False, initial=value, **common)
             case "choice":
-                return forms.ChoiceField(choices=setting.choices, initial=value, **common)
+                choices = [(choice, gettext(words)) for choice, words in setting.choices]
+                return forms.ChoiceField(choices=choices, initial=value, **common)
         return forms.IntegerField(
             initial=value, min_value=setting.minimum, max_value=setting.maximum, **common
         )
@@ -90,7 +94,7 @@ class ProfileForm(forms.Form):
         try:
             return [rules.Contract.parse(line) for line in lines]
         except rules.RulesError as error:
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(translated(error.args[0])) from None
 
     def clean_cards_dealt(self):
         try:
@@ -111,5 +115,5 @@ class ProfileForm(forms.Form):
         try:
             cleaned["house_rules"] = rules.HouseRules.from_dict(values)
         except rules.RulesError as error:
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(translated(error.args[0])) from None
         return cleaned

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 
 import rules
 from scorekeeper.models import Game, Hand, Round, Seat
+from scorekeeper.rules_words import translated
 
 # The largest id a row can have on every database we run on (PostgreSQL's bigint).
 MAX_ROW_ID = 2**63 - 1
@@ -242,7 +243,7 @@ class ScoreForm(VersionedForm):
                 try:
                     cards = tuple(rules.parse_ranks(text))
                 except rules.CardError as error:
-                    self.add_error(f"cards_{seat_id}", str(error))
+                    self.add_error(f"cards_{seat_id}", translated(error.args[0]))
                     continue
                 held = cleaned.get(f"held_{seat_id}")
                 if self.count_check and held is not None and len(cards) != held:

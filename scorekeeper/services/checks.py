@@ -8,6 +8,7 @@ from django.db.models import Exists, OuterRef
 
 import rules
 from scorekeeper.models import Check, Game, Photo, Role, Round, TableMeld
+from scorekeeper.rules_words import translated
 
 from .refusals import ActionRefused
 from .roles import memberships_allowing, role_require
@@ -98,7 +99,7 @@ def _check_record(
         cards=cards,
         target=target,
         ok=answer.ok,
-        answer=answer.text,
+        answer=translated(answer.text),
         created_by=user,
     )
     if photo is not None:

@@ -3,6 +3,7 @@
 import rules
 from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Round, Seat, TableMeld
+from scorekeeper.rules_words import translated_reasons
 
 from .events import event_record, meld_cards, melds_laid
 from .refusals import ActionRefused
@@ -19,7 +20,7 @@ def melds_record(*, game: Game, seat: Seat, melds: list[list[rules.Card]], user)
         raise ActionRefused(f"{seat.player} is already down: lay cards off on the melds instead.")
     verdict = rules.check_going_down(round_.number, melds, game.house_rules)
     if not verdict.ok:
-        raise ActionRefused(" ".join(verdict.reasons))
+        raise ActionRefused(translated_reasons(verdict.reasons))
     laid = TableMeld.objects.bulk_create(
         TableMeld(round=round_, owner=seat, kind=meld.kind, cards=rules.format_cards(meld.cards))
         for meld in verdict.melds
@@ -48,7 +49,7 @@ def _meld_extend(game: Game, meld: TableMeld, cards: list[rules.Card]) -> tuple[
     cards before and after."""
     verdict = rules.check_lay_off(cards, meld.card_list, game.house_rules)
     if not verdict.ok:
-        raise ActionRefused(" ".join(verdict.reasons))
+        raise ActionRefused(translated_reasons(verdict.reasons))
     before = meld.cards
     meld.cards = rules.format_cards(verdict.melds[0].cards)
     meld.save(update_fields=["cards"])

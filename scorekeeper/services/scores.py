@@ -8,6 +8,7 @@ import rules
 from scorekeeper import selectors
 from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Hand, Round, Seat
+from scorekeeper.rules_words import translated_reasons
 from scorekeeper.selectors import ShanghaiClaims, Table
 
 from .events import event_record, round_hands
@@ -95,7 +96,7 @@ def _hands_apply(
             result[seat_id] = ("", entry.points)
     problems.extend(rules.hand_problems(all_cards, house_rules))
     if problems:
-        raise ActionRefused(" ".join(problems))
+        raise ActionRefused(translated_reasons(problems))
     return result
 
 

@@ -10,6 +10,7 @@ import rules
 from scorekeeper import selectors
 from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Hand, Membership, Role, Round, Seat
+from scorekeeper.rules_words import translated
 from scorekeeper.selectors import Table
 
 from .events import event_record, melds_laid
@@ -167,7 +168,7 @@ def may_i_spend(*, game: Game, seat: Seat, user, table: Table | None = None) -> 
         limit=hand.may_i_limit,
     )
     if refusal:
-        raise ActionRefused(refusal)
+        raise ActionRefused(translated(refusal))
     hand.may_i_used += 1
     hand.save(update_fields=["may_i_used"])
     left = hand.may_i_limit - hand.may_i_used
@@ -222,7 +223,7 @@ def shanghai_record(
     anyone_down = any(other.went_down for other in table.hands_of(round_))
     refusal = rules.shanghai_claim_refusal(discarder=discarder.player.name, anyone_down=anyone_down)
     if refusal:
-        raise ActionRefused(refusal)
+        raise ActionRefused(translated(refusal))
     kind = Event.Kind.SHANGHAI_CLAIM
     description = history(kind, player=seat.player, discarder=discarder.player, what="discard")
     hand.claims += 1
@@ -243,7 +244,7 @@ def round_record_went_out(
     hand = table.hand(round_, seat)
     refusal = rummy and rules.in_one_turn_refusal(player=seat.player.name, went_down=hand.went_down)
     if refusal:
-        raise ActionRefused(refusal)
+        raise ActionRefused(translated(refusal))
     if not hand.went_down:  # going out goes down, if not before
         hand.went_down = True
         hand.save(update_fields=["went_down"])
