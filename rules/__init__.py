@@ -34,6 +34,7 @@ from .scoring import (
 from .settings import MAX_CARDS_HELD, MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS
 from .summary import rules_summary
 from .turns import in_one_turn_refusal, may_i_refusal, shanghai_claim_refusal
+from .variants import VARIANTS, Variant, variant
 
 __all__ = [
     "Answer",
@@ -58,6 +59,8 @@ __all__ = [
     "HouseRules",
     "Meld",
     "RulesError",
+    "Variant",
+    "VARIANTS",
     "Verdict",
     "card_problems",
     "check_going_down",
@@ -84,4 +87,5 @@ __all__ = [
     "round_scores",
     "rules_summary",
     "shanghai_targets",
+    "variant",
 ]
