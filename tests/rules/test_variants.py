@@ -50,20 +50,32 @@ def test_an_unknown_variant_is_refused_naming_the_known_ones():
 
 def test_shanghai_is_the_seed_game():
     """pagat.com's Contract Rummy page, its Shanghai Rummy (Mark Allen Davis's family rules):
-    https://www.pagat.com/rummy/contract_rummy.html, as docs/rules.md keeps them."""
+    https://www.pagat.com/rummy/contract_rummy.html (read in a copy of that section at
+    http://www.rummynews.com/ro/shanghai-rummy.html); the points are docs/rules.md's."""
     shanghai = rules.variant("shanghai")
-    assert shanghai.house_rules == HouseRules()
+    seed = shanghai.house_rules
+    assert seed == HouseRules()
     assert shanghai.changes == ()
-    assert contracts_of(shanghai.house_rules) == SEVEN_CONTRACTS
-    # 11 cards in every deal, two decks and four jokers: 108 cards.
-    assert shanghai.house_rules.cards_dealt == (11,) * 7
-    assert 52 * shanghai.house_rules.decks + shanghai.house_rules.jokers == 108
+    # "anywhere from 3 to 5 players. Two regular decks of cards -- including the jokers -- or a
+    # total of 108 cards"
+    assert (seed.min_players, seed.max_players) == (3, 5)
+    assert 52 * seed.decks + seed.jokers == 108
+    # "each player receives eleven cards off the deal, and there are seven contracts"
+    assert seed.cards_dealt == (11,) * 7
+    assert contracts_of(seed) == SEVEN_CONTRACTS
+    # "aces can only be used as a high card, so A-2-3-4 is not an acceptable four-card run"
+    assert is_meld(seed, "JH QH KH AH")
+    assert not is_meld(seed, "AH 2H 3H 4H")
+    # "You cannot use more than one joker in a book or a run"
+    assert seed.jokers_per_meld == 1
+    assert not is_meld(seed, "8H 8S JK JK")
+    # "No player can lay down two books of the same rank - six kings do not make two books."
+    six_kings = rules.parse_melds("KH KS KD | KC KH KS")
+    assert not rules.check_going_down(1, six_kings, seed).ok
+    # The May I?: "no more than twice in each round".
+    assert seed.may_i_limit == 2
     # 2 to 7 are 5, 8 to K 10, an ace 20, a joker 50.
-    assert points_of(shanghai.house_rules, "2 7 8 K A JK") == 5 + 5 + 10 + 10 + 20 + 50
-    # Two May I?s a round, each with two penalty cards.
-    assert (shanghai.house_rules.may_i_limit, shanghai.house_rules.may_i_penalty_cards) == (2, 2)
-    assert is_meld(shanghai.house_rules, "JH QH KH AH")
-    assert not is_meld(shanghai.house_rules, "AH 2H 3H 4H")
+    assert points_of(seed, "2 7 8 K A JK") == 5 + 5 + 10 + 10 + 20 + 50
 
 
 def test_contract_rummy_as_bicycle_gives_it():
