@@ -35,6 +35,7 @@ from .scoring import (
 from .settings import MAX_CARDS_HELD, MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS
 from .summary import rules_summary
 from .turns import in_one_turn_refusal, may_i_refusal, shanghai_claim_refusal
+from .variants import VARIANTS, Variant, variant
 
 __all__ = [
     "Answer",
@@ -60,6 +61,8 @@ __all__ = [
     "Meld",
     "Message",
     "RulesError",
+    "Variant",
+    "VARIANTS",
     "Verdict",
     "card_problems",
     "check_going_down",
@@ -86,4 +89,5 @@ __all__ = [
     "round_scores",
     "rules_summary",
     "shanghai_targets",
+    "variant",
 ]

@@ -272,7 +272,11 @@ def profile_data(house_rules: rules.HouseRules | None = None, name="House", **ch
     changed."""
     from scorekeeper.forms import ProfileForm
 
-    form = ProfileForm(house_rules=house_rules, name=name)
+    return profile_posted(ProfileForm(house_rules=house_rules, name=name)) | changes
+
+
+def profile_posted(form) -> dict:
+    """What a profile form, as a page shows it, posts when nothing on it is changed."""
     data = {}
     for bound in form:
         value = bound.initial if bound.initial is not None else bound.field.initial
@@ -281,7 +285,6 @@ def profile_data(house_rules: rules.HouseRules | None = None, name="House", **ch
                 data[bound.html_name] = "on"
         elif value is not None:
             data[bound.html_name] = value
-    data.update(changes)
     return data
 
 

@@ -9,7 +9,9 @@ from django.conf import settings
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy
 
+import rules
 from scorekeeper.models import TABLET_IDLE_MINUTES, Club, Player, RulesProfile, Season
 from scorekeeper.names import NameRefused, name_clean
 
@@ -171,6 +173,7 @@ class StandingsForm(forms.Form):
 
 
 SEATS = 5
+VARIANT_PREFIX = "variant:"
 
 
 class GameStartForm(forms.Form):
@@ -180,15 +183,26 @@ class GameStartForm(forms.Form):
         coerce=int, choices=[(n, f"Seat {n + 1}") for n in range(SEATS)], initial=0
     )
     season = RowChoiceField(queryset=Season.objects.none(), empty_label=None)
-    profile = RowChoiceField(
-        queryset=RulesProfile.objects.none(), empty_label=None, label="House rules"
+    # One of the club's rule profiles (its id) or a known game ("variant:liverpool").
+    profile = forms.ChoiceField(
+        label="House rules",
+        help_text=gettext_lazy("The club's own rules, or a known game as its source plays it."),
+        error_messages={
+            "invalid_choice": gettext_lazy("Pick one of this club's rule profiles or a known game.")
+        },
     )
 
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         players = club.players.playing()
         profiles = list(club.profiles.all())
-        self.seats = max([profile.house_rules.max_players for profile in profiles] + [SEATS])
+        most = [profile.house_rules.max_players for profile in profiles]
+        most += [variant.house_rules.max_players for variant in rules.VARIANTS]
+        self.seats = max([*most, SEATS])
+        self.rules_chosen = {str(profile.pk): profile for profile in profiles}
+        self.rules_chosen.update(
+            {VARIANT_PREFIX + variant.key: variant for variant in rules.VARIANTS}
+        )
         roster = list(players.order_by("name").values_list("pk", "name"))
         for n in range(self.seats):
             self.fields[f"seat_{n}"] = RowChoiceField(
@@ -211,14 +225,27 @@ class GameStartForm(forms.Form):
             (n, names.get(chosen[n]) or f"Seat {n + 1}") for n in range(self.seats)
         ]
         self.fields["season"].error_messages["invalid_choice"] = "Pick one of this club's seasons."
-        self.fields["profile"].error_messages["invalid_choice"] = (
-            "Pick one of this club's rule profiles."
-        )
         self.fields["season"].queryset = club.seasons.all()
-        self.fields["profile"].queryset = club.profiles.all()
         self.fields["season"].initial = Season.objects.current(club)
-        seed = club.profiles.filter(name=RulesProfile.SEED_NAME).first()
-        self.fields["profile"].initial = seed
+        self.fields["profile"].choices = [
+            (
+                gettext("%(club)s's rules") % {"club": club},
+                [(str(profile.pk), profile.name) for profile in profiles],
+            ),
+            (
+                gettext("Known games"),
+                [
+                    (VARIANT_PREFIX + variant.key, gettext(variant.name))
+                    for variant in rules.VARIANTS
+                ],
+            ),
+        ]
+        seed = next((p for p in profiles if p.name == RulesProfile.SEED_NAME), None)
+        self.fields["profile"].initial = str(seed.pk) if seed else None
+
+    def clean_profile(self):
+        """The club's profile or the known game picked: a RulesProfile or a rules.Variant."""
+        return self.rules_chosen[self.cleaned_data["profile"]]
 
     @property
     def seat_fields(self):
@@ -233,13 +260,17 @@ class GameStartForm(forms.Form):
         players = [player for player in players if player is not None]
         if len(set(players)) != len(players):
             raise forms.ValidationError("Each player can sit at the table only once.")
-        profile = cleaned.get("profile")
-        if profile is not None:
-            house_rules = profile.house_rules
+        chosen = cleaned.get("profile")
+        if chosen is not None:
+            house_rules = chosen.house_rules
+            # A known game starts the table with its rules and no profile of the club's.
+            cleaned["profile"] = chosen if isinstance(chosen, RulesProfile) else None
+            cleaned["house_rules"] = house_rules
             if not house_rules.min_players <= len(players) <= house_rules.max_players:
+                name = str(chosen) if cleaned["profile"] else gettext(chosen.name)
                 raise forms.ValidationError(
                     f"Pick {house_rules.min_players} to {house_rules.max_players} players "
-                    f"for {profile}; you picked {len(players)}."
+                    f"for {name}; you picked {len(players)}."
                 )
         if cleaned.get("first_dealer", 0) >= len(players) and players:
             self.add_error("first_dealer", "The first dealer must be one of the seated players.")

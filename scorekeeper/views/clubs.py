@@ -5,6 +5,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
+import rules
 from scorekeeper import selectors, services
 from scorekeeper.forms import (
     ClubForm,
@@ -222,9 +223,11 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
                 first_dealer=form.cleaned_data["first_dealer"],
                 season=form.cleaned_data["season"],
                 profile=form.cleaned_data["profile"],
+                house_rules=form.cleaned_data["house_rules"],
             )
         except services.ActionRefused as refusal:
             form.add_error(None, str(refusal))
         else:
             return redirect(game)
-    return render(request, "game_new.html", {"club": club, "form": form})
+    context = {"club": club, "form": form, "variants": rules.VARIANTS}
+    return render(request, "game_new.html", context)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS, HouseRules
+from rules import MAX_CONTRACTS, MAX_MELDS_PER_CONTRACT, MAX_POINTS, SETTINGS, VARIANTS, HouseRules
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 HEADER = "| setting | default | allowed | what it does |"
@@ -86,3 +86,23 @@ def test_each_allowed_range_is_the_engines(documented, name):
 def test_the_reference_points_nowhere_outside_the_repository():
     text = REFERENCE.read_text(encoding="utf-8")
     assert "shared/" not in text and "](../../" not in text
+
+
+VARIANTS_HEADER = "| variant | follows | differs from the seed's Shanghai in |"
+
+
+def test_the_table_of_variants_names_what_each_changes():
+    """docs/rules.md's table of named variants: a row for each of rules.VARIANTS, in order, its
+    link the variant's source, and the settings it names (in code) the ones it changes."""
+    lines = REFERENCE.read_text(encoding="utf-8").splitlines()
+    start = lines.index(VARIANTS_HEADER) + 2
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split(" | ")])
+    assert [row[0] for row in rows] == [variant.name for variant in VARIANTS]
+    for variant, (_, follows, changes) in zip(VARIANTS, rows, strict=True):
+        assert f"]({variant.source_url})" in follows, variant.key
+        named = re.findall(r"`([a-z_]+)`", changes)
+        assert sorted(set(named)) == sorted(variant.changes), variant.key

@@ -4,9 +4,10 @@ around it and exports the club at the end).
 
 A Hypothesis state machine drives the services the way tablets do (May I?, going down, melds,
 lay-offs, Shanghai calls, going out, scores, edits, undo, stale screens) under several house
-rules, and keeps its own model of the scores. After every step the table must be one a real game
-can reach, its totals must be the model's, a refused action must have changed nothing, and undo
-must give back exactly the table as it was before the action it takes back.
+rules and every known game (rules.VARIANTS), and keeps its own model of the scores. After every
+step the table must be one a real game can reach, its totals must be the model's, a refused
+action must have changed nothing, and undo must give back exactly the table as it was before the
+action it takes back.
 """
 
 import copy
@@ -33,6 +34,14 @@ HOUSE_RULES = {
     ),
     "bonuses": rules.HouseRules(may_i_limit=3, shanghai_bonus=10, rummy_bonus=True),
 }
+# The known games (rules.VARIANTS) but the seed's own, each a table started from the game itself
+# as the new-table page starts it: its rules copied, no profile of the club's.
+VARIANTS = {
+    f"variant {variant.key}": variant.house_rules
+    for variant in rules.VARIANTS
+    if variant.house_rules != rules.HouseRules()
+}
+HOUSE_RULES |= VARIANTS
 # A legal going-down for each contract these rules play.
 GOING_DOWN = {
     rules.Contract(2, 0): "8H 8S 8D | KC KD KS",
@@ -78,10 +87,14 @@ class Table(RuleBasedStateMachine):
     @initialize(players=st.integers(3, 5))
     def start(self, players):
         name = self.name
+        house_rules = HOUSE_RULES[name]
+        players = min(players, house_rules.max_players)
         club = make_club()
-        profile = services.profile_save(
-            user=club.owner(), club=club, name=name, house_rules=HOUSE_RULES[name]
-        )
+        profile = None
+        if name not in VARIANTS:
+            profile = services.profile_save(
+                user=club.owner(), club=club, name=name, house_rules=house_rules
+            )
         self.game = services.game_start(
             club=club,
             user=club.owner(),
@@ -89,8 +102,9 @@ class Table(RuleBasedStateMachine):
             first_dealer=0,
             season=club.seasons.get(),
             profile=profile,
+            house_rules=house_rules,
         )
-        self.house_rules = HOUSE_RULES[name]
+        self.house_rules = house_rules
         self.seats = list(self.game.seats.order_by("position"))
         # The model: each finished round's scores by seat id, and the round being played.
         self.model = {"scored": {}, "claims": {}, "rummy": False}

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
+import rules
 from scorekeeper.models import Club, Game, Membership, Player, Recount, Role, RulesProfile
 from tests.factories import (
     finish_game,
@@ -251,6 +252,12 @@ START_REFUSALS = [
     start_case("another club's season", {"season": "their season"}),
     start_case("another club's profile", {"profile": "their profile"}),
     start_case("no season", {"season": ""}),
+    start_case(
+        "five at a known game for four",
+        {"players": 5, "profile": "variant:liverpool"},
+        "3 to 4 players for Liverpool Rummy",
+    ),
+    start_case("a known game that is not one", {"profile": "variant:canasta"}, "a known game"),
 ]
 
 
@@ -266,6 +273,20 @@ def test_a_table_that_cannot_start_is_refused(client, club, stranger, overrides,
     }
     data.update({key: theirs.get(value, value) for key, value in overrides.items()})
     post_refused(client, reverse("game_new", args=[club.pk]), data, words)
+
+
+@pytest.mark.parametrize("variant", rules.VARIANTS, ids=lambda variant: variant.key)
+def test_a_table_starts_from_a_known_game_with_its_rules(client, club, variant):
+    page = client.get(reverse("game_new", args=[club.pk])).content.decode()
+    assert f'<option value="variant:{variant.key}">{variant.name}</option>' in page
+    assert f'href="{variant.source_url}"' in page
+    data = start_data(club, players=4, profile=f"variant:{variant.key}")
+    response = client.post(reverse("game_new", args=[club.pk]), data)
+    game = Game.objects.latest("pk")
+    assert response["Location"] == game.get_absolute_url()
+    assert game.profile is None
+    assert game.house_rules == variant.house_rules
+    assert game.rounds.get().hands.count() == 4
 
 
 def test_six_players_are_refused_rather_than_one_left_out(client, club):

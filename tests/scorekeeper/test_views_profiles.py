@@ -1,6 +1,8 @@
 """Rule profiles: the form of every house rule, and each profile's printable summary
 (scorekeeper/views/profiles.py)."""
 
+import dataclasses
+
 import pytest
 from django.urls import reverse
 
@@ -14,6 +16,7 @@ from tests.factories import (
     make_user,
     post_refused,
     profile_data,
+    profile_posted,
     text_of,
 )
 
@@ -150,3 +153,40 @@ def test_contradictory_or_unreadable_profiles_are_refused(
     else:
         target = reverse("profile_edit", args=[short_rules.pk])
     post_refused(client, target, profile_data(**overrides), words)
+
+
+def test_a_new_profile_offers_every_known_game_with_its_line_and_source(client):
+    club = make_club()
+    client.force_login(club.owner())
+    page = client.get(reverse("profile_new", args=[club.pk])).content.decode()
+    for variant in rules.VARIANTS:
+        assert f'href="?variant={variant.key}"' in page
+        assert variant.description in page
+        assert f'href="{variant.source_url}"' in page
+    edit = client.get(reverse("profile_edit", args=[club.profiles.get().pk]))
+    assert "?variant=" not in edit.content.decode()
+
+
+@pytest.mark.parametrize("variant", rules.VARIANTS[1:], ids=lambda variant: variant.key)
+def test_a_profile_starts_from_a_known_game_and_changes_a_setting(client, variant):
+    club = make_club()
+    client.force_login(club.owner())
+    url = reverse("profile_new", args=[club.pk]) + f"?variant={variant.key}"
+    response = client.get(url)
+    assert 'aria-current="true">' + variant.name in response.content.decode()
+    data = profile_posted(response.context["form"]) | {"may_i_limit": 1}
+    assert data["name"] == variant.name
+    response = client.post(url, data)
+    assert response.status_code == 302, text_of(response)
+    saved = club.profiles.get(name=variant.name).house_rules
+    assert saved == dataclasses.replace(variant.house_rules, may_i_limit=1)
+
+
+def test_an_unknown_known_game_starts_from_the_seed(client):
+    club = make_club()
+    client.force_login(club.owner())
+    response = client.get(reverse("profile_new", args=[club.pk]) + "?variant=canasta")
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert profile_posted(form) == profile_data(rules.HouseRules(), "") | {"name": ""}
+    assert "aria-current" not in response.content.decode()
