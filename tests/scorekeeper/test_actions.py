@@ -34,7 +34,7 @@ def test_every_kind_but_undo_itself_can_be_taken_back():
 
 
 def test_each_tap_has_its_address_and_names_a_form_and_service_that_exist():
-    assert set(TAPS) == {"may-i", "went-down", "shanghai", "went-out"}
+    assert set(TAPS) >= {"may-i", "went-down", "shanghai", "went-out"}
     for word, tap in TAPS.items():
         assert reverse(tap.name, args=[7]) == f"/tables/7/{word}/"
     assert tap_problems(TAPS) == []
