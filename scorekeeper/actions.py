@@ -1,13 +1,53 @@
-"""A table's actions, declared once: each kind of event's words in the history, on a tablet's
-queue of taps made with no connection, and in the refusal of a tap made on a stale screen; and
-how the screen shows such a tap while it waits. The round screen's buttons carry these as
-`data-` attributes ({% tap %} in templatetags/actions.py), which static/js/live.js reads: the
-script knows no action by name. Reads only the models, so services, selectors and templates
-all word an action alike."""
+"""A table's actions, declared once: each kind of event (`Kind`, which the models store as
+`Event.Kind`), its words in the history, on a tablet's queue of taps made with no connection,
+and in the refusal of a tap made on a stale screen; how the screen shows such a tap while it
+waits; and, for a tap of the round screen, the address it posts to, the form that cleans it and
+the service that records it. The round screen's buttons carry the words as `data-` attributes
+({% tap %} in templatetags/actions.py), which static/js/live.js reads: the script knows no
+action by name. Imports none of ours: the models, services, selectors, views and templates all
+read an action from here (the forms and services by their dotted names, which the tap view
+resolves and the system check `taps_resolve` resolves at start)."""
 
 from dataclasses import dataclass
 
-from scorekeeper.models import Event
+from django.db import models
+
+
+class Kind(models.TextChoices):
+    """Each kind of event of a table's history (`Event.kind`)."""
+
+    MAY_I = "may_i", "May I?"
+    WENT_DOWN = "went_down", "Went down"
+    WENT_OUT = "went_out", "Went out"
+    SHANGHAI_CLAIM = "shanghai_claim", "Shanghai claim"
+    SHANGHAI_PROTECT = "shanghai_protect", "Shanghai protect"
+    LAID_OFF = "laid_off", "Laid off"
+    ROUND_SCORED = "round_scored", "Round scored"
+    SCORE_EDITED = "score_edited", "Score edited"
+    UNDO = "undo", "Undo"
+
+
+def kind_choices() -> list[tuple[str, str]]:
+    """`Event.kind`'s choices, named by the field rather than copied into a migration: a new
+    kind needs none, and the admin, `get_kind_display` and an import's check still know them."""
+    return Kind.choices
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A button of the round screen that posts to /tables/<id>/<word>/ (the URL named `word`
+    with underscores, scorekeeper/urls.py): `form` (a dotted path) cleans what it sends for the
+    table's seats, `service` (a dotted path, a `@table_write`) records it and `say_saved`: the
+    answer says "Saved: ..." (a tap whose effect is not plain to see)."""
+
+    word: str
+    form: str
+    service: str
+    say_saved: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.word.replace("-", "_")
 
 
 @dataclass(frozen=True)
@@ -19,45 +59,84 @@ class Action:
     shows: str = ""  # how the screen shows a tap that waits (live.js's `shows`); none: not at all
     stale: str = ""  # what a stale tap's refusal says of it, if not the history's words
     takes_back: bool = False  # tapped while taps wait, it takes back the last one unsent
+    tap: Tap | None = None  # the round screen's tap that records it, if it has one of its own
 
+
+# One button for both Shanghai calls: a discarder named is a claim, none a protect.
+SHANGHAI = Tap(
+    "shanghai",
+    form="scorekeeper.forms.tables.ShanghaiForm",
+    service="scorekeeper.services.tables.shanghai_record",
+    say_saved=True,
+)
 
 ACTIONS = {
-    Event.Kind.MAY_I: Action(
-        history="{player} called May I? ({left} left)", queued="{player}: May I?", shows="coin"
+    Kind.MAY_I: Action(
+        history="{player} called May I? ({left} left)",
+        queued="{player}: May I?",
+        shows="coin",
+        tap=Tap(
+            "may-i",
+            form="scorekeeper.forms.tables.SeatActionForm",
+            service="scorekeeper.services.tables.may_i_spend",
+        ),
     ),
-    Event.Kind.WENT_DOWN: Action(
-        history="{player} went down{melds}", queued="{player} went down", shows="down"
+    Kind.WENT_DOWN: Action(
+        history="{player} went down{melds}",
+        queued="{player} went down",
+        shows="down",
+        tap=Tap(
+            "went-down",
+            form="scorekeeper.forms.tables.SeatActionForm",
+            service="scorekeeper.services.tables.hand_mark_down",
+            say_saved=True,
+        ),
     ),
     # `how`: " in one turn", then ": " and the melds or " with the whole hand", or nothing.
-    Event.Kind.WENT_OUT: Action(
-        history="{player} went out{how}", queued="{player} went out{how}", shows="score-entry"
+    Kind.WENT_OUT: Action(
+        history="{player} went out{how}",
+        queued="{player} went out{how}",
+        shows="score-entry",
+        tap=Tap(
+            "went-out",
+            form="scorekeeper.forms.tables.WentOutForm",
+            service="scorekeeper.services.tables.round_record_went_out",
+        ),
     ),
     # `what`: "discard", or the card and the meld it went onto.
-    Event.Kind.SHANGHAI_CLAIM: Action(
+    Kind.SHANGHAI_CLAIM: Action(
         history="{player} claimed {discarder}'s {what}: Shanghai!",
         queued="{player} claimed {discarder}'s discard",
         shows="tally",
+        tap=SHANGHAI,
     ),
-    Event.Kind.SHANGHAI_PROTECT: Action(
+    Kind.SHANGHAI_PROTECT: Action(
         history="{player} called Shanghai on their own discard",
         queued="{player} protected own discard",
         shows="tally",
+        tap=SHANGHAI,
     ),
-    Event.Kind.LAID_OFF: Action(history="{player} laid off {cards} on {owner}'s {meld}"),
-    Event.Kind.ROUND_SCORED: Action(
+    # No tap of their own, each its own view: a lay-off from the melds page (views/melds.py);
+    # in views/games.py the scores (`score`: a refusal keeps what was typed), an edit
+    # (`round_edit`) and undo (`undo`: it answers with the table read afresh).
+    Kind.LAID_OFF: Action(history="{player} laid off {cards} on {owner}'s {meld}"),
+    Kind.ROUND_SCORED: Action(
         history="Contract {number} scored: {summary}",
         queued="the scores of contract {number}",
         shows="scores",
         stale="{who} saved contract {number}",
     ),
-    Event.Kind.SCORE_EDITED: Action(
+    Kind.SCORE_EDITED: Action(
         history="Contract {number} scores edited: {changes}",
         stale="{who} corrected contract {number}'s scores",
     ),
-    Event.Kind.UNDO: Action(history="Undid: {undone}", queued="Undo", takes_back=True),
+    Kind.UNDO: Action(history="Undid: {undone}", queued="Undo", takes_back=True),
 }
 
+# The round screen's taps by their address's word (urls.py makes one address each).
+TAPS = {action.tap.word: action.tap for action in ACTIONS.values() if action.tap}
 
-def history(kind: Event.Kind, **words) -> str:
+
+def history(kind: Kind, **words) -> str:
     """An event's entry in the history, in its kind's words."""
     return ACTIONS[kind].history.format(**words)

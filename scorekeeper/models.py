@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from recognizer.limits import SURE_CONFIDENCE
 from rules import Card, HouseRules, Question, parse_cards, parse_ranks
+from scorekeeper import actions
 
 
 def new_invite_code() -> str:
@@ -392,22 +393,14 @@ class TableLink(Recorded):
 class Event(Recorded):
     """The table's history: every action and every score change, with what it was and became."""
 
-    class Kind(models.TextChoices):
-        MAY_I = "may_i", "May I?"
-        WENT_DOWN = "went_down", "Went down"
-        WENT_OUT = "went_out", "Went out"
-        SHANGHAI_CLAIM = "shanghai_claim", "Shanghai claim"
-        SHANGHAI_PROTECT = "shanghai_protect", "Shanghai protect"
-        LAID_OFF = "laid_off", "Laid off"
-        ROUND_SCORED = "round_scored", "Round scored"
-        SCORE_EDITED = "score_edited", "Score edited"
-        UNDO = "undo", "Undo"
+    Kind = actions.Kind  # declared with each kind's words in scorekeeper/actions.py
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     round = models.ForeignKey(
         Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
     )
-    kind = models.CharField(max_length=20, choices=Kind)
+    # Choices named, not listed: a new kind (scorekeeper/actions.py) needs no migration.
+    kind = models.CharField(max_length=20, choices=actions.kind_choices)
     seat = models.ForeignKey(
         Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
     )

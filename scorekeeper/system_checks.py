@@ -1,12 +1,17 @@
 """Django system checks of the hosted setup (`manage.py check`, which `migrate` in the release
 step runs too): a deploy that would lose photos, cannot reach them, or counts every visitor as
-one address never starts silently."""
+one address never starts silently; nor does a table action that names a form or service that
+is not there."""
 
+import re
 from ipaddress import ip_address
 
 from django.conf import settings
 from django.core.checks import Error, Tags, Warning, register
 from django.core.files.storage import FileSystemStorage, storages
+from django.utils.module_loading import import_string
+
+from scorekeeper.actions import TAPS
 
 
 @register(Tags.files)
@@ -93,3 +98,28 @@ def proxy_count_not_bypassed(app_configs, **kwargs) -> list:
             id="scorekeeper.W002",
         )
     ]
+
+
+# A tap's word as the offline queue reads it from its address (static/js/live.js, `KIND`).
+TAP_WORD = re.compile(r"[a-z-]{1,40}")
+
+
+@register(Tags.urls)
+def taps_resolve(app_configs, **kwargs) -> list:
+    """Each tap of the round screen (scorekeeper/actions.py, `TAPS`) names a form and a service
+    that import, under a word its address can carry: a typo stops the start, not a tap."""
+    return [Error(problem, id="scorekeeper.E003") for problem in tap_problems(TAPS)]
+
+
+def tap_problems(taps: dict) -> list[str]:
+    """What is wrong with each of `taps` (word: `Tap`), in words."""
+    problems = []
+    for word, tap in taps.items():
+        if not TAP_WORD.fullmatch(word):
+            problems.append(f"The tap {word!r} is not lower-case words and hyphens.")
+        for named in (tap.form, tap.service):
+            try:
+                import_string(named)
+            except ImportError as error:
+                problems.append(f"The tap {word!r} names {named}: {error}")
+    return problems

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from .actions import TAPS
 from .views import (
     accounts,
     checker,
@@ -74,10 +75,12 @@ urlpatterns = [
     path("tables/<int:pk>/tv-link/", tv.tv_link_create, name="tv_link_create"),
     path("tables/<int:pk>/tv-link/revoke/", tv.tv_link_revoke, name="tv_link_revoke"),
     path("tv/<slug:token>/", tv.tv, name="tv"),
-    path("tables/<int:pk>/may-i/", games.may_i, name="may_i"),
-    path("tables/<int:pk>/went-down/", games.went_down, name="went_down"),
-    path("tables/<int:pk>/shanghai/", games.shanghai, name="shanghai"),
-    path("tables/<int:pk>/went-out/", games.went_out, name="went_out"),
+    # The round screen's taps, one address each as its action declares it (actions.TAPS):
+    # "tables/<int:pk>/may-i/" named "may_i", "went-down", "shanghai", "went-out".
+    *(
+        path(f"tables/<int:pk>/{tap.word}/", games.tap, {"word": tap.word}, name=tap.name)
+        for tap in TAPS.values()
+    ),
     path("tables/<int:pk>/score/", games.score, name="score"),
     path("tables/<int:pk>/undo/", games.undo, name="undo"),
     path("tables/<int:pk>/score/photo/", photos.score_photo, name="score_photo"),

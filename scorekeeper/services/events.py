@@ -1,7 +1,8 @@
 """The table's history: every change is an Event, and each kind's `before` / `after` payload is
-built here, by one function a shape, so that undo and the history read one shape a kind."""
+built here, by one function a shape, so that undo and the history read one shape a kind. Each
+kind's undo, beside its service, is registered here with `@undoes` for `undo.action_undo`."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from scorekeeper.models import Event, Game, Round, TableMeld
 
@@ -12,6 +13,22 @@ def event_record(game: Game, round_: Round, kind: Event.Kind, user, description:
     return Event.objects.create(
         game=game, round=round_, kind=kind, description=description, created_by=user, **fields
     )
+
+
+# The undo of each kind that can be taken back: called with the table and the event to take
+# back, inside the undo's write; it may refuse (ActionRefused).
+UNDO: dict[str, Callable[[Game, Event], None]] = {}
+
+
+def undoes(*kinds: Event.Kind):
+    """Register the decorated function as the undo of events of `kinds`."""
+
+    def register(undo):
+        for kind in kinds:
+            UNDO[kind] = undo
+        return undo
+
+    return register
 
 
 def melds_laid(melds: Iterable[TableMeld]) -> dict:

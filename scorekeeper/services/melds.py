@@ -5,7 +5,7 @@ from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Round, Seat, TableMeld
 from scorekeeper.rules_words import translated_reasons
 
-from .events import event_record, meld_cards, melds_laid
+from .events import event_record, meld_cards, melds_laid, undoes
 from .refusals import ActionRefused
 from .tables import current_round, hand_of, no_discard, round_end, round_in_play, table_write
 
@@ -87,3 +87,11 @@ def shanghai_claim_onto(
     return event_record(
         game, round_, kind, user, description, seat=seat, other_seat=discarder, **changed
     )
+
+
+@undoes(Event.Kind.LAID_OFF, Event.Kind.SHANGHAI_CLAIM)
+def _meld_change_undo(game: Game, event: Event) -> None:
+    """A lay-off, or a Shanghai claim laid onto a meld: the meld gets its cards back (a claim of
+    a discard alone changed no meld: it is counted from the events that stand)."""
+    if "meld" in event.before:
+        TableMeld.objects.filter(pk=event.before["meld"]).update(cards=event.before["cards"])

@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+from django.db.models import Q
 from django.utils import timezone
 
 import rules
@@ -11,7 +12,7 @@ from scorekeeper.models import Event, Game, Hand, Round, Seat
 from scorekeeper.rules_words import translated_reasons
 from scorekeeper.selectors import ShanghaiClaims, Table
 
-from .events import event_record, round_hands
+from .events import event_record, round_hands, undoes
 from .ratings import results_refresh
 from .refusals import ActionRefused
 from .tables import current_round, round_finish, table_write
@@ -131,6 +132,25 @@ def round_score(
     return event
 
 
+@undoes(Event.Kind.ROUND_SCORED)
+def _round_scored_undo(game: Game, event: Event) -> None:
+    round_ = event.round
+    following = game.rounds.filter(number=round_.number + 1)
+    if following.filter(Q(checks__isnull=False) | Q(photos__isnull=False)).exists():
+        raise ActionRefused(
+            f"Contract {round_.number + 1} already has checks or photos, so contract "
+            f"{round_.number} cannot be reopened: edit its scores from the scoreboard."
+        )
+    following.delete()
+    round_.hands.update(cards="", points=None)
+    round_.finished_at = None
+    round_.save(update_fields=["finished_at"])
+    if game.finished_at:
+        game.finished_at = None
+        game.save(update_fields=["finished_at"])
+        results_refresh(game=game)
+
+
 def _went_down_first(round_: Round, seat_id: int) -> bool:
     """Whether the seat went down in the round before it went out (a going-down not taken back,
     not the one going out made)."""
@@ -193,3 +213,20 @@ def round_edit(
     kind = Event.Kind.SCORE_EDITED
     description = history(kind, number=round_.number, changes=changes)
     return event_record(game, round_, kind, user, description, before=before, after=after)
+
+
+@undoes(Event.Kind.SCORE_EDITED)
+def _score_edited_undo(game: Game, event: Event) -> None:
+    round_ = event.round
+    round_.went_out_id = event.before.get("went_out", round_.went_out_id)
+    round_.rummy = event.before.get("rummy", round_.rummy)
+    round_.save(update_fields=["went_out", "rummy"])
+    hands = Event.hands_in(event.before)
+    down = event.before.get("down")
+    for hand in round_.hands.all():
+        hand.cards, hand.points = hands[hand.seat_id]
+        if down is not None:  # edits kept before "down" was recorded leave it as it is
+            hand.went_down = hand.seat_id in down
+        hand.save(update_fields=["cards", "points", "went_down"])
+    if game.finished_at:
+        results_refresh(game=game)

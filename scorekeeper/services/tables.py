@@ -1,5 +1,5 @@
 """The table's machinery (one versioned write at a time, the round in play) and the taps of the
-round screen: May I?, went down, Shanghai calls, went out."""
+round screen: May I?, went down, Shanghai calls, went out, each with its undo."""
 
 import functools
 
@@ -9,11 +9,11 @@ from django.db.models import Exists, F, OuterRef
 import rules
 from scorekeeper import selectors
 from scorekeeper.actions import history
-from scorekeeper.models import Event, Game, Hand, Membership, Role, Round, Seat
+from scorekeeper.models import Event, Game, Hand, Membership, Role, Round, Seat, TableMeld
 from scorekeeper.rules_words import translated
 from scorekeeper.selectors import Table
 
-from .events import event_record, melds_laid
+from .events import event_record, melds_laid, undoes
 from .polls import poll_version_publish
 from .refusals import ActionRefused, StaleState
 from .roles import role_require
@@ -176,6 +176,11 @@ def may_i_spend(*, game: Game, seat: Seat, user, table: Table | None = None) -> 
     return event_record(game, round_, Event.Kind.MAY_I, user, description, seat=seat)
 
 
+@undoes(Event.Kind.MAY_I)
+def _may_i_undo(game: Game, event: Event) -> None:
+    Hand.objects.filter(round=event.round, seat=event.seat).update(may_i_used=F("may_i_used") - 1)
+
+
 @table_write
 def hand_mark_down(*, game: Game, seat: Seat, user, table: Table | None = None) -> Event:
     """Record that the seat laid down the contract; in a no-discard contract that is going out."""
@@ -190,6 +195,24 @@ def hand_mark_down(*, game: Game, seat: Seat, user, table: Table | None = None) 
         return round_end(game, round_, seat, user)
     description = history(Event.Kind.WENT_DOWN, player=seat.player, melds="")
     return event_record(game, round_, Event.Kind.WENT_DOWN, user, description, seat=seat)
+
+
+def _still_down(round_: Round, undone: Event) -> bool:
+    """Whether the seat of an event being undone stays down: another of its "went down" events
+    of the round still stands (tapped "Went down", then recorded the melds, say)."""
+    return (
+        round_.events.filter(kind=Event.Kind.WENT_DOWN, seat=undone.seat, undone_by__isnull=True)
+        .exclude(pk=undone.pk)
+        .exists()
+    )
+
+
+@undoes(Event.Kind.WENT_DOWN)
+def _went_down_undo(game: Game, event: Event) -> None:
+    TableMeld.objects.filter(pk__in=event.after.get("melds", [])).delete()
+    Hand.objects.filter(round=event.round, seat=event.seat).update(
+        went_down=_still_down(event.round, event)
+    )
 
 
 def round_end(game: Game, round_: Round, seat: Seat, user, *, melds=()) -> Event:
@@ -231,6 +254,11 @@ def shanghai_record(
     return event_record(game, round_, kind, user, description, seat=seat, other_seat=discarder)
 
 
+@undoes(Event.Kind.SHANGHAI_PROTECT)
+def _shanghai_protect_undo(game: Game, event: Event) -> None:
+    """Nothing to put back: a protect is counted from the events that stand."""
+
+
 @table_write
 def round_record_went_out(
     *, game: Game, seat: Seat, user, rummy: bool = False, table: Table | None = None
@@ -250,3 +278,11 @@ def round_record_went_out(
         hand.save(update_fields=["went_down"])
     round_.rummy = rummy
     return round_end(game, round_, seat, user)
+
+
+@undoes(Event.Kind.WENT_OUT)
+def _went_out_undo(game: Game, event: Event) -> None:
+    round_ = event.round
+    round_.went_out, round_.rummy = None, False
+    round_.save(update_fields=["went_out", "rummy"])
+    _went_down_undo(game, event)

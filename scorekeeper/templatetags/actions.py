@@ -4,8 +4,7 @@ from the action's declaration (scorekeeper/actions.py); what it sends is the for
 from django import template
 from django.utils.html import format_html_join
 
-from scorekeeper.actions import ACTIONS
-from scorekeeper.models import Event
+from scorekeeper.actions import ACTIONS, Kind
 
 register = template.Library()
 
@@ -13,7 +12,7 @@ register = template.Library()
 @register.simple_tag
 def tap(kind: str, **words):
     """` data-label="Ann: May I?" data-shows="coin"` for the event kind named, its words given."""
-    action = ACTIONS[Event.Kind[kind.upper()]]
+    action = ACTIONS[Kind(kind)]
     attributes = [("data-label", action.queued.format(**words))]
     if action.shows:
         attributes.append(("data-shows", action.shows))

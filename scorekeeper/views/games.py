@@ -11,17 +11,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response
+from django.utils.module_loading import import_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import polling, selectors, services
-from scorekeeper.forms import (
-    ScoreForm,
-    SeatActionForm,
-    ShanghaiForm,
-    VersionedForm,
-    WentOutForm,
-    row_id,
-)
+from scorekeeper.actions import TAPS
+from scorekeeper.forms import ScoreForm, VersionedForm, row_id
 from scorekeeper.models import Role
 from scorekeeper.selectors import bgstats, charts, photos, sheets
 from scorekeeper.views.access import game_or_404
@@ -174,45 +169,26 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     return polling.not_modified(response, etag)
 
 
-def table_tap(request, pk: int, form_class, service, *, say_saved: bool = False) -> HttpResponse:
-    """What every tap of the round screen does: fetch the table for a scorer, read it once, clean
-    the form for its seats, call `service` with what it cleaned, and answer with the table (or
-    the refusal). `say_saved`: the answer says "Saved: ..." (a tap whose effect is not plain)."""
+@require_POST
+@login_required
+def tap(request: HttpRequest, pk: int, word: str) -> HttpResponse:
+    """Every tap of the round screen, by its address's word (urls.py gives each declared tap its
+    address): fetch the table for a scorer, read it once, clean the tap's form for its seats,
+    call its service with what it cleaned, and answer with the table (or the refusal). The form
+    and service are those its action declares (scorekeeper/actions.py, `TAPS`)."""
+    declared = TAPS[word]
     game = game_or_404(request, pk, role=Role.SCORER)
     table = selectors.table_read(game)
-    form = form_class(request.POST, game=game, seats=table.seats)
+    form = import_string(declared.form)(request.POST, game=game, seats=table.seats)
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
+    service = import_string(declared.service)
     try:
         event = service(game=game, **form.cleaned_data, table=table, user=request.user)
     except services.ActionRefused as refusal:
         return table_page_refused(request, game, refusal)
-    saved = saved_message(event) if say_saved else ""
+    saved = saved_message(event) if declared.say_saved else ""
     return _after_tap(request, game, table, event, saved=saved)
-
-
-@require_POST
-@login_required
-def may_i(request: HttpRequest, pk: int) -> HttpResponse:
-    return table_tap(request, pk, SeatActionForm, services.may_i_spend)
-
-
-@require_POST
-@login_required
-def went_down(request: HttpRequest, pk: int) -> HttpResponse:
-    return table_tap(request, pk, SeatActionForm, services.hand_mark_down, say_saved=True)
-
-
-@require_POST
-@login_required
-def went_out(request: HttpRequest, pk: int) -> HttpResponse:
-    return table_tap(request, pk, WentOutForm, services.round_record_went_out)
-
-
-@require_POST
-@login_required
-def shanghai(request: HttpRequest, pk: int) -> HttpResponse:
-    return table_tap(request, pk, ShanghaiForm, services.shanghai_record, say_saved=True)
 
 
 @require_POST

@@ -1,13 +1,18 @@
 """Each table action declared once (scorekeeper/actions.py): every kind of event has its words,
-and the round screen's buttons carry the offline queue's from there (templatetags/actions.py)."""
+and the round screen's buttons carry the offline queue's from there (templatetags/actions.py);
+each tap has its address, its form and its service from there, and each kind its undo beside
+its service."""
 
 import html
 import re
 
 import pytest
+from django.urls import reverse
 
-from scorekeeper.actions import ACTIONS
+from scorekeeper.actions import ACTIONS, TAPS, Tap
 from scorekeeper.models import Event
+from scorekeeper.services.events import UNDO
+from scorekeeper.system_checks import tap_problems
 from tests.factories import go_out, make_game, member_of, seats
 
 pytestmark = pytest.mark.django_db
@@ -22,6 +27,29 @@ def taps(response) -> set[tuple[str, str]]:
 def test_every_kind_of_event_is_declared():
     assert set(ACTIONS) == set(Event.Kind)
     assert all(action.history for action in ACTIONS.values())
+
+
+def test_every_kind_but_undo_itself_can_be_taken_back():
+    assert set(UNDO) == set(Event.Kind) - {Event.Kind.UNDO}
+
+
+def test_each_tap_has_its_address_and_names_a_form_and_service_that_exist():
+    assert set(TAPS) >= {"may-i", "went-down", "shanghai", "went-out"}
+    for word, tap in TAPS.items():
+        assert reverse(tap.name, args=[7]) == f"/tables/7/{word}/"
+    assert tap_problems(TAPS) == []
+
+
+def test_a_tap_that_names_what_is_not_there_stops_the_start():
+    typo = Tap(
+        "Passed",
+        form="scorekeeper.forms.tables.SeatActionForm",
+        service="scorekeeper.services.tables.seat_passes",
+    )
+    problems = tap_problems({"Passed": typo})
+    assert len(problems) == 2
+    assert "is not lower-case words and hyphens" in problems[0]
+    assert "scorekeeper.services.tables.seat_passes" in problems[1]
 
 
 def test_the_round_screens_taps_are_labelled_for_the_queue_from_the_declaration(client):

@@ -15,10 +15,12 @@ import pytest
 from axes.models import AccessAttempt
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils.module_loading import import_string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
+from scorekeeper.actions import TAPS
 from scorekeeper.forms import ProfileForm
 from scorekeeper.models import Game, Membership, Role
 from tests.factories import (
@@ -251,6 +253,9 @@ def a_round_played(game):
 
 
 PLAY = {"version": "version", "seat": "seat"}
+# What each field of a round screen's tap holds: the taps are fuzzed from their declaration
+# (scorekeeper/actions.py), each with the fields its form cleans.
+TAP_FIELDS = {**PLAY, "discarder": "seat", "rummy": "bool"}
 CHECK = {"question": "question", "cards": "cards", "target": "int", "photo": "photo"}
 
 ENDPOINTS: dict[str, Endpoint] = {
@@ -307,10 +312,13 @@ ENDPOINTS: dict[str, Endpoint] = {
             "profile": "profile",
         },
     ),
-    "may_i": Endpoint(table("may_i"), PLAY),
-    "went_down": Endpoint(table("went_down"), PLAY),
-    "shanghai": Endpoint(table("shanghai"), {**PLAY, "discarder": "seat"}),
-    "went_out": Endpoint(table("went_out"), {**PLAY, "rummy": "bool"}),
+    **{
+        tap.name: Endpoint(
+            table(tap.name),
+            {name: TAP_FIELDS[name] for name in import_string(tap.form).base_fields},
+        )
+        for tap in TAPS.values()
+    },
     "undo": Endpoint(table("undo"), {"version": "version"}, setup=someone_down),
     "score": Endpoint(table("score"), score_fields, setup=scoring),
     "score_photo": Endpoint(table("score_photo"), score_fields, setup=scoring),

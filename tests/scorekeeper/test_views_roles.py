@@ -10,6 +10,7 @@ from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorekeeper import services
+from scorekeeper.actions import TAPS
 from scorekeeper.models import ClubImport, ImportStatus, Membership, Role
 from scorekeeper.uploads import UploadedPhoto
 from tests.factories import (
@@ -83,10 +84,7 @@ ENDPOINTS = {
     "tv_link_create": ("-", "scorer"),
     "tv_link_revoke": ("-", "scorer"),
     "tv": ("anyone", "-"),
-    "may_i": ("-", "scorer"),
-    "went_down": ("-", "scorer"),
-    "shanghai": ("-", "scorer"),
-    "went_out": ("-", "scorer"),
+    **{tap.name: ("-", "scorer") for tap in TAPS.values()},  # the round screen's taps: one view
     "score": ("-", "scorer"),
     "undo": ("-", "scorer"),
     "score_photo": ("-", "scorer"),

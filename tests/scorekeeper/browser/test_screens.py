@@ -11,6 +11,7 @@ from django.urls import get_resolver, resolve, reverse
 from playwright.sync_api import expect
 
 from scorekeeper import services
+from scorekeeper.actions import TAPS
 from scorekeeper.models import Hand, Photo
 from tests.factories import act, make_club, make_game, make_player, make_tables, make_user, seats
 
@@ -52,8 +53,9 @@ NOT_PAGES = {
     *("club_recounting", "invite_set", "invite_rotate", "club_leave", "member_role"),
     *("member_remove", "season_close", "season_share", "season_unshare", "play_again"),
     *("club_export_json", "club_export_csv", "season_export_csv", "photo", "photo_delete"),
-    *("game_live", "tv_link_create", "tv_link_revoke", "may_i", "went_down", "shanghai"),
-    *("went_out", "score", "undo", "score_photo", "melds_record", "lay_off", "table_photo"),
+    *("game_live", "tv_link_create", "tv_link_revoke", "score", "undo", "score_photo"),
+    *("melds_record", "lay_off", "table_photo"),
+    *(tap.name for tap in TAPS.values()),  # the round screen's taps (scorekeeper/actions.py)
     *("photo_reading", "cards_preview", "checker_photo", "checker_photo_reading"),
     *("tonight_tv_link_create", "tonight_tv_link_revoke", "service_worker"),
     *("two_factor_codes", "two_factor_disable", "player_me", "player_unlink"),
