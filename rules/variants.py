@@ -6,8 +6,8 @@ ones left out and why (runs of different lengths in one game, jokers or May I?s 
 the players or the contract, bonuses nothing here can score). Where a source is silent, the
 seed's rule stands.
 
-Names and descriptions are marked for the translation catalogue (makemessages finds
-`gettext_noop`); the pages translate them when they show them, so no Django import is needed."""
+Names and descriptions are marked for the translation catalogue (`gettext_noop`, as
+rules/messages.py has it); the pages translate them when they show them."""
 
 from __future__ import annotations
 
@@ -15,13 +15,8 @@ from dataclasses import dataclass
 
 from .contracts import CONTRACTS, Contract, RulesError
 from .house_rules import HouseRules
+from .messages import _, gettext_noop
 from .settings import SETTINGS
-
-
-def gettext_noop(message: str) -> str:
-    """`message` itself: marks it for the catalogue, to be translated where it is shown."""
-    return message
-
 
 # Penalty points by pip value (2 to 10), court cards 10, aces and jokers 15: the count of
 # mainstream Contract Rummy and of Liverpool.
@@ -134,4 +129,6 @@ def variant(key: str) -> Variant:
         if candidate.key == key:
             return candidate
     keys = ", ".join(candidate.key for candidate in VARIANTS)
-    raise RulesError(f"There is no variant {key!r}: the variants are {keys}.")
+    raise RulesError(
+        _("There is no variant {key}: the variants are {keys}.", key=repr(key), keys=keys)
+    )

@@ -106,6 +106,7 @@ NOTATION = {
     ("melds.py", "_run_gap_reason"),  # the missing cards, 9H
     ("questions.py", "meld_sentence"),  # JK = 10H
     ("summary.py", "rules_summary"),  # the points, "K 10"
+    ("variants.py", "<module>"),  # the sources' titles: "Bicycle Cards, Contract Rummy"
 }
 
 
