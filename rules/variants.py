@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .contracts import CONTRACTS, Contract, RulesError
+from .contracts import RulesError
 from .house_rules import HouseRules
 from .messages import _, gettext_noop
 from .settings import SETTINGS
@@ -27,6 +27,20 @@ PIP_POINTS = {
     "K": 10,
     "A": 15,
     "JK": 15,
+}
+
+# What Contract Rummy and Liverpool Rummy share, where they differ from the seed's Shanghai: three
+# or four players at two decks, aces high or low, two books of one rank allowed, three buys a
+# round at one penalty card each, cards at pip value. The seven contracts are the seed's.
+PIP_GAME = {
+    "min_players": 3,
+    "max_players": 4,
+    "decks": 2,
+    "ace": "high_or_low",
+    "same_rank_books_banned": False,
+    "may_i_limit": 3,
+    "may_i_penalty_cards": 1,
+    "points": PIP_POINTS,
 }
 
 
@@ -73,19 +87,7 @@ VARIANTS = (
         ),
         source="Bicycle Cards, Contract Rummy",
         source_url="https://bicyclecards.com/how-to-play/contract-rummy",
-        house_rules=HouseRules(
-            min_players=3,
-            max_players=4,
-            decks=2,
-            jokers=1,
-            cards_dealt=(10, 10, 10, 10, 12, 12, 12),
-            contracts=CONTRACTS,
-            ace="high_or_low",
-            same_rank_books_banned=False,
-            may_i_limit=3,
-            may_i_penalty_cards=1,
-            points=PIP_POINTS,
-        ),
+        house_rules=HouseRules(**PIP_GAME, jokers=1, cards_dealt=(10,) * 4 + (12,) * 3),
     ),
     Variant(
         key="liverpool",
@@ -97,27 +99,7 @@ VARIANTS = (
         source="Weekend America (American Public Media), Liverpool Rummy Rules",
         source_url="http://weekendamerica.publicradio.org/programs/2005/08/13/rummy.html",
         house_rules=HouseRules(
-            min_players=3,
-            max_players=4,
-            decks=2,
-            jokers=4,
-            cards_dealt=(11,) * 7,
-            contracts=(
-                Contract(2, 0),
-                Contract(1, 1),
-                Contract(0, 2),
-                Contract(3, 0),
-                Contract(2, 1),
-                Contract(1, 2),
-                Contract(0, 3, no_discard=True),
-            ),
-            ace="high_or_low",
-            jokers_per_meld=4,
-            same_rank_books_banned=False,
-            may_i_limit=3,
-            may_i_penalty_cards=1,
-            may_i_after_down=False,
-            points=PIP_POINTS,
+            **PIP_GAME, jokers=4, jokers_per_meld=4, may_i_after_down=False, cards_dealt=(11,) * 7
         ),
     ),
 )

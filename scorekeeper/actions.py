@@ -36,9 +36,10 @@ def kind_choices() -> list[tuple[str, str]]:
 @dataclass(frozen=True)
 class Tap:
     """A button of the round screen that posts to /tables/<id>/<word>/ (the URL named `word`
-    with underscores, scorekeeper/urls.py): `form` (a dotted path) cleans what it sends for the
-    table's seats, `service` (a dotted path, a `@table_write`) records it and `say_saved`: the
-    answer says "Saved: ..." (a tap whose effect is not plain to see)."""
+    with underscores, scorekeeper/urls.py): `form` (a dotted path below scorekeeper.forms,
+    "tables.SeatActionForm") cleans what it sends for the table's seats, `service` (one below
+    scorekeeper.services, a `@table_write`) records it and `say_saved`: the answer says
+    "Saved: ..." (a tap whose effect is not plain to see)."""
 
     word: str
     form: str
@@ -48,6 +49,11 @@ class Tap:
     @property
     def name(self) -> str:
         return self.word.replace("-", "_")
+
+    @property
+    def paths(self) -> tuple[str, str]:
+        """The form's and the service's full dotted paths."""
+        return f"scorekeeper.forms.{self.form}", f"scorekeeper.services.{self.service}"
 
 
 @dataclass(frozen=True)
@@ -64,10 +70,7 @@ class Action:
 
 # One button for both Shanghai calls: a discarder named is a claim, none a protect.
 SHANGHAI = Tap(
-    "shanghai",
-    form="scorekeeper.forms.tables.ShanghaiForm",
-    service="scorekeeper.services.tables.shanghai_record",
-    say_saved=True,
+    "shanghai", form="tables.ShanghaiForm", service="tables.shanghai_record", say_saved=True
 )
 
 ACTIONS = {
@@ -75,11 +78,7 @@ ACTIONS = {
         history="{player} called May I? ({left} left)",
         queued="{player}: May I?",
         shows="coin",
-        tap=Tap(
-            "may-i",
-            form="scorekeeper.forms.tables.SeatActionForm",
-            service="scorekeeper.services.tables.may_i_spend",
-        ),
+        tap=Tap("may-i", form="tables.SeatActionForm", service="tables.may_i_spend"),
     ),
     Kind.WENT_DOWN: Action(
         history="{player} went down{melds}",
@@ -87,8 +86,8 @@ ACTIONS = {
         shows="down",
         tap=Tap(
             "went-down",
-            form="scorekeeper.forms.tables.SeatActionForm",
-            service="scorekeeper.services.tables.hand_mark_down",
+            form="tables.SeatActionForm",
+            service="tables.hand_mark_down",
             say_saved=True,
         ),
     ),
@@ -97,11 +96,7 @@ ACTIONS = {
         history="{player} went out{how}",
         queued="{player} went out{how}",
         shows="score-entry",
-        tap=Tap(
-            "went-out",
-            form="scorekeeper.forms.tables.WentOutForm",
-            service="scorekeeper.services.tables.round_record_went_out",
-        ),
+        tap=Tap("went-out", form="tables.WentOutForm", service="tables.round_record_went_out"),
     ),
     # `what`: "discard", or the card and the meld it went onto.
     Kind.SHANGHAI_CLAIM: Action(

@@ -117,7 +117,7 @@ def tap_problems(taps: dict) -> list[str]:
     for word, tap in taps.items():
         if not TAP_WORD.fullmatch(word):
             problems.append(f"The tap {word!r} is not lower-case words and hyphens.")
-        for named in (tap.form, tap.service):
+        for named in tap.paths:
             try:
                 import_string(named)
             except ImportError as error:

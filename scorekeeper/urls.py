@@ -23,6 +23,14 @@ from .views import (
     two_factor,
 )
 
+# A club night's page, its sheet and its TV link, below /clubs/<id>/tonight/.
+tonight_urls = [
+    path("", tonight.club_tonight, name="club_tonight"),
+    path("sheet.png", sheets.tonight_sheet, name="tonight_sheet"),
+    path("tv-link/", tonight.tonight_tv_link_create, name="tonight_tv_link_create"),
+    path("tv-link/revoke/", tonight.tonight_tv_link_revoke, name="tonight_tv_link_revoke"),
+]
+
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
@@ -96,18 +104,7 @@ urlpatterns = [
     path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
     path("photos/<int:pk>/reading/", photos.photo_reading, name="photo_reading"),
     path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),
-    path("clubs/<int:pk>/tonight/", tonight.club_tonight, name="club_tonight"),
-    path("clubs/<int:pk>/tonight/sheet.png", sheets.tonight_sheet, name="tonight_sheet"),
-    path(
-        "clubs/<int:pk>/tonight/tv-link/",
-        tonight.tonight_tv_link_create,
-        name="tonight_tv_link_create",
-    ),
-    path(
-        "clubs/<int:pk>/tonight/tv-link/revoke/",
-        tonight.tonight_tv_link_revoke,
-        name="tonight_tv_link_revoke",
-    ),
+    path("clubs/<int:pk>/tonight/", include(tonight_urls)),
     path("tonight/<slug:token>/", tonight.tonight_tv, name="tonight_tv"),
     path("seasons/<int:pk>/standings/", seasons.season_standings, name="season_standings"),
     path("seasons/<int:pk>/close/", seasons.season_close, name="season_close"),

@@ -177,12 +177,13 @@ def tap(request: HttpRequest, pk: int, word: str) -> HttpResponse:
     call its service with what it cleaned, and answer with the table (or the refusal). The form
     and service are those its action declares (scorekeeper/actions.py, `TAPS`)."""
     declared = TAPS[word]
+    form_path, service_path = declared.paths
     game = game_or_404(request, pk, role=Role.SCORER)
     table = selectors.table_read(game)
-    form = import_string(declared.form)(request.POST, game=game, seats=table.seats)
+    form = import_string(form_path)(request.POST, game=game, seats=table.seats)
     if not form.is_valid():
         return table_page_refused(request, game, form_refusal(form))
-    service = import_string(declared.service)
+    service = import_string(service_path)
     try:
         event = service(game=game, **form.cleaned_data, table=table, user=request.user)
     except services.ActionRefused as refusal:
