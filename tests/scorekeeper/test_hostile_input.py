@@ -315,7 +315,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     **{
         tap.name: Endpoint(
             table(tap.name),
-            {name: TAP_FIELDS[name] for name in import_string(tap.form).base_fields},
+            {name: TAP_FIELDS[name] for name in import_string(tap.paths[0]).base_fields},
         )
         for tap in TAPS.values()
     },
