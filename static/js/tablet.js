@@ -278,9 +278,7 @@ window.tableNote = (function () {
   document.addEventListener("change", (event) => {
     if (event.target.matches?.("#table form.score-entry .held input[type=radio]")) save();
   });
-  // Keypad keys change the box without an input event; their listener (above) has run.
   document.addEventListener("click", (event) => {
-    if (event.target.closest("#table form.score-entry .key")) save();
     const clear = event.target.closest("[data-draft-clear]");
     if (!clear) return;
     const form = clear.closest("form.score-entry");
@@ -316,6 +314,5 @@ document.addEventListener("scorekeeper:shown", () => {
     const points = box?.closest(".hand-entry")?.querySelector(".points-input");
     if (!box || box.value.trim() || (points && points.value !== "") || !read.dataset.cards) return;
     window.cardChips.fill(box, read.dataset.cards, read.dataset.unsure || "");
-    box.dispatchEvent(new Event("input", { bubbles: true }));
   });
 });
