@@ -8,11 +8,13 @@ from .cards import (
     Card,
     CardError,
     card_problems,
+    cards_written,
     format_cards,
     format_melds,
     parse_cards,
     parse_melds,
     parse_ranks,
+    rank_spellings,
 )
 from .contracts import CONTRACTS, Contract, RulesError
 from .deal import dealer_seat, first_player_seat, next_table_first_dealer
@@ -65,6 +67,7 @@ __all__ = [
     "VARIANTS",
     "Verdict",
     "card_problems",
+    "cards_written",
     "check_going_down",
     "check_lay_off",
     "check_meld",
@@ -83,6 +86,7 @@ __all__ = [
     "parse_cards",
     "parse_melds",
     "parse_ranks",
+    "rank_spellings",
     "penalty_points",
     "points_possible",
     "points_refusal",

@@ -103,6 +103,7 @@ urlpatterns = [
     path("photos/<int:pk>/", photos.photo_image, name="photo"),
     path("photos/<int:pk>/delete/", photos.photo_delete, name="photo_delete"),
     path("photos/<int:pk>/reading/", photos.photo_reading, name="photo_reading"),
+    path("count-check/", photos.count_check, name="count_check"),
     path("clubs/<int:pk>/standings/", seasons.club_standings, name="club_standings"),
     path("clubs/<int:pk>/tonight/", include(tonight_urls)),
     path("tonight/<slug:token>/", tonight.tonight_tv, name="tonight_tv"),

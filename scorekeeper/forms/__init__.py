@@ -34,6 +34,7 @@ from .tables import (
     ShanghaiForm,
     VersionedForm,
     WentOutForm,
+    count_said,
     row_id,
 )
 
@@ -66,6 +67,7 @@ __all__ = [
     "TwoFactorEnableForm",
     "VersionedForm",
     "WentOutForm",
+    "count_said",
     "melds_clean",
     "photo_check",
     "row_id",

@@ -109,8 +109,8 @@ def cards_in_words(count: int) -> str:
 
 
 def count_problem(held: int, entered: int) -> str:
-    """What the count check says of a hand said to hold `held` cards with `entered` entered (as
-    static/js/cards.js says it while the cards are entered)."""
+    """What the count check says of a hand said to hold `held` cards with `entered` entered,
+    when it is saved and while its cards are entered (`count_said`)."""
     if entered < held:
         missing = cards_in_words(held - entered)
         return (
@@ -122,6 +122,16 @@ def count_problem(held: int, entered: int) -> str:
         f"{extra} too many: this hand holds {held} and {entered} are entered. Take "
         f"{'it' if entered - held == 1 else 'them'} out, or tap how many it holds."
     )
+
+
+def count_said(held: int, entered: int) -> str:
+    """What the count check says while a hand's cards are entered (held.html asks the server as
+    they change): nothing before the first card, else whether they are all there."""
+    if not entered:
+        return ""
+    if entered == held:
+        return "The card is entered." if held == 1 else f"All {held} cards are entered."
+    return count_problem(held, entered)
 
 
 @dataclass(frozen=True)

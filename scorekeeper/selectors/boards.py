@@ -87,6 +87,13 @@ class Board:
         return self.current is not None and self.current.went_out_id is not None
 
     @property
+    def card_points(self) -> dict[str, int]:
+        """Each way a card may be typed for scoring, to its points at this table: what the
+        keypad's live total looks cards up in (the server counts them again on save)."""
+        points = dict(self.house_rules.points)
+        return {text: points[rank] for text, rank in rules.rank_spellings().items()}
+
+    @property
     def leaders(self) -> list[SeatLine]:
         return [line for line in self.lines if line.place == 1 and self.rounds_played]
 

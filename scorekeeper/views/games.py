@@ -1,6 +1,5 @@
 """The table: the round screen and its taps, score entry, round edits and the history."""
 
-import json
 import re
 
 from django.contrib import messages
@@ -88,9 +87,7 @@ def _final_sheet(game, board) -> dict:
 
 
 def keypad(board):
-    # The keypad's live total uses the table's own points; the server recomputes it.
-    points = dict(board.house_rules.points)
-    return {"ranks": list(points), "points_json": json.dumps(points)}
+    return {"ranks": list(dict(board.house_rules.points))}
 
 
 # A tap sent from a tablet's offline queue carries an id of the tablet's making (X-Tap-Id), kept

@@ -15,7 +15,7 @@ from django_ratelimit.decorators import ratelimit
 
 import rules
 from scorekeeper import selectors, services
-from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, row_id
+from scorekeeper.forms import CheckForm, PhotoForm, ScoreForm, count_said, row_id
 from scorekeeper.models import Photo, PhotoStatus, Role
 from scorekeeper.selectors import photos
 from scorekeeper.views.access import game_in_play_or_404, game_or_404, photo_or_404
@@ -121,6 +121,18 @@ def photo_reading(request: HttpRequest, pk: int) -> HttpResponse:
         "player": photo.seat.player if photo.seat_id else None,
     }
     return render(request, "photo_read.html", context)
+
+
+@require_GET
+@login_required
+def count_check(request: HttpRequest) -> HttpResponse:
+    """The count check's words (held.html) as a hand's cards are entered: the page sends its
+    cards box and its number row, and names their fields (`box`, `count`)."""
+    query = request.GET
+    held = row_id(query.get(query.get("count", "")))
+    entered = rules.cards_written(query.get(query.get("box", ""), ""))
+    said = count_said(held, entered) if held else ""
+    return render(request, "held.html#said", {"said": said, "off": said and entered != held})
 
 
 @require_GET

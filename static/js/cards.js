@@ -31,6 +31,14 @@ window.cardChips = (function () {
     write(box, list, unsure(box).map((index) => (index >= at ? index + 1 : index)));
   }
 
+  // A card typed, tapped or read: points typed for the hand give way, and the page hears of it
+  // (the live total, the count check, the draft).
+  function changed(box) {
+    const points = box.closest(".hand-entry")?.querySelector(".points-input");
+    if (points) points.value = "";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
   // What a hand's photos read goes in the box. A second photo's reading starts with the first's
   // cards (`data-read`, what the box was filled with): if the player corrected the box since,
   // the corrections stay and only the cards the second photo added go in, after them. An empty
@@ -44,11 +52,14 @@ window.cardChips = (function () {
       before.every((card, index) => read[index] === card);
     const readFlags = flagged.split(",").filter(Boolean).map(Number);
     box.dataset.read = cards;
-    if (!corrected) return write(box, read, readFlags);
-    const added = readFlags
-      .filter((index) => index >= before.length)
-      .map((index) => list.length + index - before.length);
-    write(box, [...list, ...read.slice(before.length)], [...unsure(box), ...added]);
+    if (!corrected) write(box, read, readFlags);
+    else {
+      const added = readFlags
+        .filter((index) => index >= before.length)
+        .map((index) => list.length + index - before.length);
+      write(box, [...list, ...read.slice(before.length)], [...unsure(box), ...added]);
+    }
+    changed(box);
   }
 
   function removeAt(box, at) {
@@ -143,27 +154,21 @@ window.cardChips = (function () {
   document.addEventListener("DOMContentLoaded", renderAll);
   document.addEventListener("htmx:afterSettle", renderAll);
 
-  return { insert, erase, clear, render, fill };
+  return { insert, erase, clear, render, fill, changed };
 })();
 
-// Score entry: the rank keypad and the live total. The server recomputes every total on save;
-// this only saves taps. Event delegation, so it keeps working after htmx swaps.
+// Score entry's live total: each card typed is looked up in what the server says each way of
+// typing a card scores (#card-points), so no notation is parsed here; the server counts every
+// total again on save.
 (function () {
   "use strict";
 
-  const SUITS = /[SHDC\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667\uFE0F]/gi;
-
-  function rankOf(token) {
-    const upper = token.toUpperCase();
-    if (["JK", "JOKER", "*", "\u{1F0CF}"].includes(upper) || upper.startsWith("JK")) return "JK";
-    const rank = upper.replace(SUITS, "");
-    return rank === "T" ? "10" : rank;
-  }
-
-  function handPoints(text, points) {
+  let points = null;
+  function handPoints(text) {
+    points ??= JSON.parse(document.getElementById("card-points")?.textContent || "{}");
     let total = 0;
-    for (const token of text.split(/[\s,]+/).filter(Boolean)) {
-      const value = points[rankOf(token)];
+    for (const card of text.split(/[\s,]+/).filter(Boolean)) {
+      const value = points[card.toUpperCase().replaceAll("\uFE0F", "")];
       if (value === undefined) return null;
       total += value;
     }
@@ -171,25 +176,12 @@ window.cardChips = (function () {
   }
 
   function refresh(fieldset) {
-    const form = fieldset.closest("form");
-    const points = JSON.parse(form.dataset.points || "{}");
     const cards = fieldset.querySelector(".cards-input").value;
     const typed = fieldset.querySelector(".points-input").value;
     const output = fieldset.querySelector(".hand-total");
-    const total = cards.trim() ? handPoints(cards, points) : typed === "" ? null : Number(typed);
+    const total = cards.trim() ? handPoints(cards) : typed === "" ? null : Number(typed);
     output.textContent = total === null ? (cards.trim() ? "?" : "") : `${total} pts`;
   }
-
-  document.addEventListener("click", (event) => {
-    const key = event.target.closest(".keypad .key");
-    if (!key) return;
-    const fieldset = key.closest(".hand-entry");
-    const input = fieldset.querySelector(".cards-input");
-    if (key.hasAttribute("data-erase")) window.cardChips.erase(input);
-    else window.cardChips.insert(input, key.dataset.rank);
-    fieldset.querySelector(".points-input").value = "";
-    refresh(fieldset);
-  });
 
   document.addEventListener("input", (event) => {
     const fieldset = event.target.closest(".hand-entry");
@@ -203,61 +195,25 @@ window.cardChips = (function () {
   document.addEventListener("htmx:afterSettle", refreshAll);
 })();
 
-// The card picker: tapping a card types it into the cards box, as if the player had typed it.
-(function () {
-  "use strict";
+// The rank keypad and the card picker: a tap types into the cards box, as if the player had
+// typed it (points typed for the hand give way).
+document.addEventListener("click", (event) => {
+  const key = event.target.closest(".keypad .key, .picker .pick");
+  if (!key) return;
+  const box = key.matches(".pick")
+    ? document.getElementById(key.closest(".picker").dataset.target)
+    : key.closest(".hand-entry").querySelector(".cards-input");
+  if (key.hasAttribute("data-erase")) window.cardChips.erase(box);
+  else if (key.hasAttribute("data-clear")) window.cardChips.clear(box);
+  else window.cardChips.insert(box, key.dataset.rank || key.dataset.card);
+  window.cardChips.changed(box);
+});
 
-  document.addEventListener("click", (event) => {
-    const pick = event.target.closest(".picker .pick");
-    if (!pick) return;
-    const box = document.getElementById(pick.closest(".picker").dataset.target);
-    if (pick.hasAttribute("data-erase")) window.cardChips.erase(box);
-    else if (pick.hasAttribute("data-clear")) window.cardChips.clear(box);
-    else window.cardChips.insert(box, pick.dataset.card);
-    box.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-})();
-
-// The count check (score_rows.html): the player taps how many cards the hand holds (the usual
-// count is chosen once a photo is read) and the page says, in words, how many are missing or
-// too many before anything is saved; the server says the same if it is saved anyway (forms
-// count_problem). A card the recognizer was unsure of, marked dashed on the photo or listed
-// under it, goes into the hand with one tap.
+// The count check (held.html): the player taps how many cards the hand holds (the usual count
+// is chosen once a photo is read), and the server says, in words, how many are missing or too
+// many as the cards are entered. The checker keeps the number said for the round.
 window.countCheck = (function () {
   "use strict";
-
-  const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-
-  function cardsInWords(count) {
-    const words = count < WORDS.length ? WORDS[count] : String(count);
-    return `${words[0].toUpperCase()}${words.slice(1)} card${count === 1 ? "" : "s"}`;
-  }
-
-  function problem(held, entered) {
-    if (entered < held) {
-      const them = held - entered === 1 ? "it" : "them";
-      return `${cardsInWords(held - entered)} missing: this hand holds ${held} and ${entered} are entered. Add ${them}, or tap how many it holds.`;
-    }
-    const them = entered - held === 1 ? "it" : "them";
-    return `${cardsInWords(entered - held)} too many: this hand holds ${held} and ${entered} are entered. Take ${them} out, or tap how many it holds.`;
-  }
-
-  function check(held) {
-    if (!held || held.hidden) return;
-    const box = document.getElementById(held.dataset.heldFor);
-    const chosen = held.querySelector("input[type=radio]:checked");
-    const said = held.querySelector(".count-check");
-    if (!box || !chosen || !said) return;
-    // The checker's "|" between melds is no card.
-    const entered = box.value.split(/[\s,]+/).filter((token) => token && token !== "|").length;
-    const count = Number(chosen.value);
-    // Nothing entered yet (the photo still being read), or points typed instead: nothing to say.
-    const quiet = entered === 0;
-    held.classList.toggle("off", entered !== count && !quiet);
-    if (quiet) said.textContent = "";
-    else if (entered === count) said.textContent = count === 1 ? "The card is entered." : `All ${count} cards are entered.`;
-    else said.textContent = problem(count, entered);
-  }
 
   function remembered(held) {
     try {
@@ -281,7 +237,7 @@ window.countCheck = (function () {
     const row = held.querySelector(".held-row");
     const choice = held.querySelector(".held-choice input:checked")?.closest(".held-choice");
     if (row && choice) row.scrollLeft = choice.offsetLeft - row.offsetLeft - row.clientWidth / 2;
-    check(held);
+    held.dispatchEvent(new Event("change")); // the server says the count anew
   }
 
   // A hand whose photo could not be read is typed: no count is said for it, none sent.
@@ -293,46 +249,17 @@ window.countCheck = (function () {
     });
   }
 
-  function checkAll() {
-    document.querySelectorAll(".held[data-held-for]").forEach(check);
-  }
-
-  // Any card typed, tapped or taken out: the few rows on the page are checked again.
-  document.addEventListener("input", checkAll);
   document.addEventListener("change", (event) => {
     const held = event.target.matches?.(".held input[type=radio]") && event.target.closest(".held");
-    if (!held) return;
-    check(held);
     try {
-      if (held.dataset.remember) sessionStorage.setItem(held.dataset.remember, event.target.value);
+      if (held?.dataset.remember) sessionStorage.setItem(held.dataset.remember, event.target.value);
     } catch {
       // storage refused: the number is kept on the page only
     }
   });
-  document.addEventListener("click", (event) => {
-    if (event.target.closest(".keypad .key, .card-chips .chip, .picker .pick")) checkAll();
-    const add = event.target.closest("[data-add-card]");
-    if (!add) return;
-    const read = add.closest(".photo-result");
-    const box = read && document.getElementById(read.dataset.fill);
-    if (!box || read.querySelector(`[data-add-card="${CSS.escape(add.dataset.addCard)}"].added`)) return;
-    window.cardChips.insert(box, add.dataset.addCard);
-    const points = box.closest(".hand-entry")?.querySelector(".points-input");
-    if (points) points.value = "";
-    box.dispatchEvent(new Event("input", { bubbles: true }));
-    // One tap adds one: the card's button and its mark on the photo say it was added.
-    read.querySelectorAll(`[data-add-card="${CSS.escape(add.dataset.addCard)}"]`).forEach((same) => {
-      same.classList.add("added");
-      if (same.matches("button")) {
-        same.disabled = true;
-        same.setAttribute("aria-label", `${same.dataset.addCard} added`);
-      }
-    });
-  });
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll(".held[data-held-for]:not([hidden])").forEach(show);
   });
-  document.addEventListener("htmx:afterSettle", checkAll);
 
-  return { show, hide, check, checkAll };
+  return { show, hide };
 })();

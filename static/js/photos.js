@@ -48,14 +48,9 @@ document.addEventListener("htmx:afterSettle", () => {
   document.querySelectorAll(".photo-result:not([data-filled])").forEach((read) => {
     read.dataset.filled = "";
     const box = document.getElementById(read.dataset.fill);
-    if (box && read.dataset.cards !== undefined) {
-      window.cardChips.fill(box, read.dataset.cards, read.dataset.unsure || "");
-      const points = box.closest(".hand-entry")?.querySelector(".points-input");
-      if (points) points.value = "";
-      box.dispatchEvent(new Event("input", { bubbles: true }));
-    }
     const entry = read.closest(".hand-entry");
     if (read.dataset.cards !== undefined) {
+      if (box) window.cardChips.fill(box, read.dataset.cards, read.dataset.unsure || "");
       entry?.querySelector(".second-photo")?.removeAttribute("hidden");
       window.countCheck.show((entry || read).querySelector(".held"));
     } else {
@@ -67,11 +62,30 @@ document.addEventListener("htmx:afterSettle", () => {
   });
 });
 
+// A card the recognizer was unsure of, marked dashed on the photo or listed under it, goes into
+// the hand with one tap; the card's button and its mark on the photo then say it was added.
+document.addEventListener("click", (event) => {
+  const add = event.target.closest("[data-add-card]");
+  const read = add?.closest(".photo-result");
+  const box = read && document.getElementById(read.dataset.fill);
+  const same = box && read.querySelectorAll(`[data-add-card="${CSS.escape(add.dataset.addCard)}"]`);
+  if (!same || [...same].some((one) => one.classList.contains("added"))) return;
+  window.cardChips.insert(box, add.dataset.addCard);
+  window.cardChips.changed(box);
+  same.forEach((one) => {
+    one.classList.add("added");
+    if (one.matches("button")) {
+      one.disabled = true;
+      one.setAttribute("aria-label", `${one.dataset.addCard} added`);
+    }
+  });
+});
+
 // The marks' labels on a photo, placed apart: each label goes beside its box where it covers
 // no other label (and, if it can, no other box), at a size legible on the screen it is shown on;
 // a label with no room left is hidden, and a tap on its box shows it. Placed again when the
 // photo's size on the screen changes.
-window.photoLabels = (function () {
+(function () {
   "use strict";
 
   const SCREEN_PX = 13; // the labels' height on the screen, in CSS pixels
@@ -149,5 +163,4 @@ window.photoLabels = (function () {
   });
   document.addEventListener("DOMContentLoaded", placeAll);
   document.addEventListener("htmx:afterSettle", placeAll);
-  return { placeAll };
 })();

@@ -49,27 +49,10 @@ window.sessionWatch = (function () {
   return { check };
 })();
 
-// Notes above a round screen about what this tablet kept (hands typed, taps made with no
-// connection): outside the table, so the next poll does not take them away; each stays until
-// dismissed. A polite live region.
+// Notes above a round screen (game.html's #table-notes, a polite live region) about what this
+// tablet kept (hands typed, taps made with no connection); each stays until dismissed.
 window.tableNote = (function () {
   "use strict";
-
-  function region() {
-    const live = document.getElementById("live");
-    if (!live) return null;
-    let notes = document.getElementById("table-notes");
-    if (!notes) {
-      notes = document.createElement("div");
-      notes.id = "table-notes";
-      notes.className = "table-notes";
-      notes.setAttribute("role", "status");
-      notes.setAttribute("aria-live", "polite");
-      live.before(notes);
-    }
-    return notes;
-  }
-  document.addEventListener("DOMContentLoaded", region);
 
   document.addEventListener("click", (event) => {
     const dismiss = event.target.closest("[data-note-dismiss]");
@@ -77,7 +60,7 @@ window.tableNote = (function () {
   });
 
   return function tableNote(message) {
-    const notes = region();
+    const notes = document.getElementById("table-notes");
     if (!notes) return;
     const line = document.createElement("p");
     line.className = "table-note";
@@ -295,9 +278,7 @@ window.tableNote = (function () {
   document.addEventListener("change", (event) => {
     if (event.target.matches?.("#table form.score-entry .held input[type=radio]")) save();
   });
-  // Keypad keys change the box without an input event; their listener (above) has run.
   document.addEventListener("click", (event) => {
-    if (event.target.closest("#table form.score-entry .key")) save();
     const clear = event.target.closest("[data-draft-clear]");
     if (!clear) return;
     const form = clear.closest("form.score-entry");
@@ -333,6 +314,5 @@ document.addEventListener("scorekeeper:shown", () => {
     const points = box?.closest(".hand-entry")?.querySelector(".points-input");
     if (!box || box.value.trim() || (points && points.value !== "") || !read.dataset.cards) return;
     window.cardChips.fill(box, read.dataset.cards, read.dataset.unsure || "");
-    box.dispatchEvent(new Event("input", { bubbles: true }));
   });
 });

@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import Card, CardError, format_cards, parse_cards, parse_melds, parse_ranks
+from rules import (
+    Card,
+    CardError,
+    cards_written,
+    format_cards,
+    parse_cards,
+    parse_melds,
+    parse_ranks,
+    rank_spellings,
+)
 from rules.cards import RANKS, SUITS
 
 H7 = Card("7", "H")
@@ -75,6 +84,20 @@ def test_parse_ranks_for_scoring():
     cards = parse_ranks("K K 7 JK 10 A 5H")
     assert [str(card) for card in cards] == ["K", "K", "7", "JK", "10", "A", "5H"]
     assert cards[0] == Card("K", None)
+
+
+def test_rank_spellings_are_each_card_parse_ranks_reads():
+    spellings = rank_spellings()
+    assert spellings["10♥"] == spellings["T"] == spellings["H10"] == spellings["10"] == "10"
+    assert spellings["*"] == spellings["JOKER"] == "JK"
+    for text, rank in spellings.items():
+        assert [card.rank for card in parse_ranks(text)] == [rank]
+    assert not {"1", "JKH", "HJK", "10X", "KK"} & set(spellings)
+
+
+def test_cards_written_counts_every_word_read_or_not():
+    assert cards_written("K 7, JK | 8H ZZ") == 5
+    assert cards_written(" | ") == cards_written("") == 0
 
 
 def test_parse_ranks_refuses_bad_tokens():

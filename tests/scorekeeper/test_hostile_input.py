@@ -358,6 +358,11 @@ ENDPOINTS: dict[str, Endpoint] = {
         {**CHECK, "profile": "profile", "contract": "int", "table": "cards"},
     ),
     "cards_preview": Endpoint(fixed("cards_preview"), {"cards": "cards"}, method="get"),
+    "count_check": Endpoint(
+        fixed("count_check"),
+        {"box": "cards", "count": "held", "cards": "cards", "held": "int"},
+        method="get",
+    ),
     "checker_photo": Endpoint(fixed("checker_photo"), {"photo": "file", "question": "question"}),
 }
 

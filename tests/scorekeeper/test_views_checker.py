@@ -94,6 +94,29 @@ def test_live_preview_shows_faces_or_the_bad_token(client, member):
     assert "10X" in text_of(bad)
 
 
+def test_the_count_check_says_what_the_cards_entered_lack_as_they_are_entered(client, member):
+    """held.html asks as the box or the number said changes, naming the two fields it sends."""
+
+    def said(cards, held):
+        query = {"box": "cards_7", "count": "held_7", "cards_7": cards, "held_7": held}
+        return client.get(reverse("count_check"), query).content.decode()
+
+    assert said("KH 7", "3") == (
+        '<span class="off">One card missing: this hand holds 3 and 2 are entered.'
+        " Add it, or tap how many it holds.</span>"
+    )
+    assert said("KH 7 | 8,9", "3").startswith('<span class="off">One card too many: this hand')
+    assert said("K ZZ 7", "3") == "<span>All 3 cards are entered.</span>"  # ZZ: refused on save
+    assert said("K", "1") == "<span>The card is entered.</span>"
+    assert said("", "3") == said("K", "") == said("K", "x") == ""
+
+
+def test_the_count_check_is_for_members_only(client):
+    assert client.get(reverse("count_check"))["Location"].startswith(reverse("login"))
+    client.force_login(make_user())
+    assert client.post(reverse("count_check")).status_code == 405
+
+
 def test_a_check_at_the_table_is_kept_in_the_rounds_history(client, member, game):
     response = client.post(
         reverse("table_check", args=[game.pk]), {"question": "meld", "cards": "8H 8S 8D"}

@@ -56,7 +56,7 @@ NOT_PAGES = {
     *("game_live", "tv_link_create", "tv_link_revoke", "score", "undo", "score_photo"),
     *("melds_record", "lay_off", "table_photo"),
     *(tap.name for tap in TAPS.values()),  # the round screen's taps (scorekeeper/actions.py)
-    *("photo_reading", "cards_preview", "checker_photo", "checker_photo_reading"),
+    *("photo_reading", "cards_preview", "count_check", "checker_photo", "checker_photo_reading"),
     *("tonight_tv_link_create", "tonight_tv_link_revoke", "service_worker"),
     *("two_factor_codes", "two_factor_disable", "player_me", "player_unlink"),
     # Pictures (test_views_sheets), not pages.
