@@ -708,6 +708,19 @@ class MemberSession(models.Model):
         return f"{self.user} since {self.signed_in_at:%Y-%m-%d %H:%M}"
 
 
+class AccountLanguage(models.Model):
+    """The language a member chose for the app's pages and the e-mails sent to them (a code of
+    settings.LANGUAGES); an account without one reads the app in its browser's language."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language"
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+
+    def __str__(self):
+        return f"{self.user}: {self.language}"
+
+
 class OwnerAction(models.Model):
     """What an owner did that changed who runs the club or what it keeps (roles, the invite
     code, removals, deletions, imports), in words, for the members page: the club's audit

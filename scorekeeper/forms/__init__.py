@@ -8,6 +8,8 @@ from .accounts import (
     AccountDeleteForm,
     CodeForm,
     EmailForm,
+    LanguageForm,
+    LanguagePasswordResetForm,
     LoginForm,
     PasswordConfirmForm,
     SignupForm,
@@ -40,6 +42,8 @@ from .tables import (
 __all__ = [
     "AccountDeleteForm",
     "EmailForm",
+    "LanguageForm",
+    "LanguagePasswordResetForm",
     "CheckForm",
     "ClubForm",
     "ClubImportForm",

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, Sum
 from django.template.defaultfilters import filesizeformat
 from django.utils.timezone import localtime
-from django.utils.translation import ngettext
 
 from scorekeeper.models import Club, Game, Photo, Player, Round, RulesProfile, Season
 
@@ -24,7 +23,7 @@ class DeletionPreview:
 
 def counted(number: int, singular: str, plural: str) -> str:
     """ "1 table", "3 tables"."""
-    return ngettext("%(n)d " + singular, "%(n)d " + plural, number) % {"n": number}
+    return f"{number} {singular if number == 1 else plural}"
 
 
 def _photos_line(photos) -> str:

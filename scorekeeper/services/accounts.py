@@ -1,5 +1,6 @@
-"""A member's own account: the e-mail address for password resets (a new one confirmed from its
-own mailbox), notices of changes to the old one, and leaving for good."""
+"""A member's own account: the language of its pages and e-mails, the e-mail address for password
+resets (a new one confirmed from its own mailbox), notices of changes to the old one, and leaving
+for good."""
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -9,9 +10,13 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from scorekeeper.models import Club, MemberSession, Membership, Role
+from scorekeeper.models import AccountLanguage, Club, MemberSession, Membership, Role
+from scorekeeper.selectors.sessions import account_language
 
 from .polls import poll_passes_revoke
 from .refusals import ActionRefused, WrongPassword
@@ -19,13 +24,32 @@ from .roles import club_lock
 
 EMAIL_CONFIRM_SALT = "scorekeeper.accounts.email_confirm"
 
+
+@transaction.atomic
+def account_language_set(*, user, language: str) -> None:
+    """The language of `user`'s pages and e-mails: a code of settings.LANGUAGES, or "" for
+    their browser's."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ActionRefused(_("That language is not one the app speaks."))
+    if language:
+        AccountLanguage.objects.update_or_create(user=user, defaults={"language": language})
+    else:
+        AccountLanguage.objects.filter(user=user).delete()
+
+
+def in_their_language(user):
+    """What an e-mail to `user` is written in: the language they chose, else the one of the page
+    that sends it (their browser's)."""
+    return translation.override(account_language(user_id=user.pk) or translation.get_language())
+
+
 # What each notice to the account's address says changed (its subject, then its first line).
 NOTICES = {
-    "password": "Your password was changed",
-    "email": "A new e-mail address was asked for",
-    "email_removed": "Your e-mail address was removed",
-    "two_factor_on": "Two-factor sign-in was turned on",
-    "two_factor_off": "Two-factor sign-in was turned off",
+    "password": gettext_lazy("your password was changed"),
+    "email": gettext_lazy("a new e-mail address was asked for"),
+    "email_removed": gettext_lazy("your e-mail address was removed"),
+    "two_factor_on": gettext_lazy("two-factor sign-in was turned on"),
+    "two_factor_off": gettext_lazy("two-factor sign-in was turned off"),
 }
 
 
@@ -35,9 +59,10 @@ def account_notice_send(*, user, change: str, address: str = "", new_address: st
     address = address or user.email
     if not address:
         return
-    subject = f"Shanghai Scorekeeper: {NOTICES[change].lower()}"
-    context = {"user": user, "change": change, "new_address": new_address}
-    body = render_to_string("registration/account_notice_email.txt", context)
+    with in_their_language(user):
+        subject = _("Shanghai Scorekeeper: %(change)s") % {"change": NOTICES[change]}
+        context = {"user": user, "change": change, "new_address": new_address}
+        body = render_to_string("registration/account_notice_email.txt", context)
     send_mail(subject, body, None, [address])
 
 
@@ -72,8 +97,10 @@ def account_email_change(*, user, email: str, password: str, site: str) -> bool:
         "days": settings.PASSWORD_RESET_TIMEOUT // (60 * 60 * 24),
     }
     account_notice_send(user=user, change="email", new_address=email)
-    body = render_to_string("registration/email_confirm_email.txt", context)
-    send_mail("Confirm your e-mail address for Shanghai Scorekeeper", body, None, [email])
+    with in_their_language(user):
+        body = render_to_string("registration/email_confirm_email.txt", context)
+        subject = _("Confirm your e-mail address for Shanghai Scorekeeper")
+    send_mail(subject, body, None, [email])
     return True
 
 
