@@ -7,6 +7,8 @@ all word an action alike."""
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 from scorekeeper.models import Event
 
 
@@ -14,6 +16,7 @@ from scorekeeper.models import Event
 class Action:
     """One kind of event. Each text is a `str.format` template of the words the caller gives."""
 
+    # Each text is translated (gettext_lazy) into the language of the page that formats it.
     history: str  # its entry in the table's history (and its undo bar, and the stale refusal)
     queued: str = ""  # what a tap that waits is called (undo bar, notes); none: it never waits
     shows: str = ""  # how the screen shows a tap that waits (live.js's `shows`); none: not at all
@@ -23,41 +26,63 @@ class Action:
 
 ACTIONS = {
     Event.Kind.MAY_I: Action(
-        history="{player} called May I? ({left} left)", queued="{player}: May I?", shows="coin"
+        history=_("{player} called May I? ({left} left)"),
+        queued=_("{player}: May I?"),
+        shows="coin",
     ),
     Event.Kind.WENT_DOWN: Action(
-        history="{player} went down{melds}", queued="{player} went down", shows="down"
+        history=_("{player} went down{melds}"), queued=_("{player} went down"), shows="down"
     ),
     # `how`: " in one turn", then ": " and the melds or " with the whole hand", or nothing.
     Event.Kind.WENT_OUT: Action(
-        history="{player} went out{how}", queued="{player} went out{how}", shows="score-entry"
+        history=_("{player} went out{how}"), queued=_("{player} went out{how}"), shows="score-entry"
     ),
     # `what`: "discard", or the card and the meld it went onto.
     Event.Kind.SHANGHAI_CLAIM: Action(
-        history="{player} claimed {discarder}'s {what}: Shanghai!",
-        queued="{player} claimed {discarder}'s discard",
+        history=_("{player} claimed {discarder}'s {what}: Shanghai!"),
+        queued=_("{player} claimed {discarder}'s discard"),
         shows="tally",
     ),
     Event.Kind.SHANGHAI_PROTECT: Action(
-        history="{player} called Shanghai on their own discard",
-        queued="{player} protected own discard",
+        history=_("{player} called Shanghai on their own discard"),
+        queued=_("{player} protected own discard"),
         shows="tally",
     ),
-    Event.Kind.LAID_OFF: Action(history="{player} laid off {cards} on {owner}'s {meld}"),
+    Event.Kind.LAID_OFF: Action(history=_("{player} laid off {cards} on {owner}'s {meld}")),
     Event.Kind.ROUND_SCORED: Action(
-        history="Contract {number} scored: {summary}",
-        queued="the scores of contract {number}",
+        history=_("Contract {number} scored: {summary}"),
+        queued=_("the scores of contract {number}"),
         shows="scores",
-        stale="{who} saved contract {number}",
+        stale=_("{who} saved contract {number}"),
     ),
     Event.Kind.SCORE_EDITED: Action(
-        history="Contract {number} scores edited: {changes}",
-        stale="{who} corrected contract {number}'s scores",
+        history=_("Contract {number} scores edited: {changes}"),
+        stale=_("{who} corrected contract {number}'s scores"),
     ),
-    Event.Kind.UNDO: Action(history="Undid: {undone}", queued="Undo", takes_back=True),
+    Event.Kind.UNDO: Action(history=_("Undid: {undone}"), queued=_("Undo"), takes_back=True),
 }
 
 
+# The words the services give in English that are the history's own (a claim's discard, how a
+# player went out), said in the language of the history's entry.
+OWN_WORDS = {
+    "discard": _("discard"),
+    " in one turn": _(" in one turn"),
+    " with the whole hand": _(" with the whole hand"),
+}
+
+
+def own_words(text):
+    if not isinstance(text, str):
+        return text
+    if text == "discard":
+        return str(OWN_WORDS[text])
+    for english, translated in OWN_WORDS.items():
+        if english.startswith(" "):  # a phrase of `how`, which melds in card notation may follow
+            text = text.replace(english, str(translated))
+    return text
+
+
 def history(kind: Event.Kind, **words) -> str:
-    """An event's entry in the history, in its kind's words."""
-    return ACTIONS[kind].history.format(**words)
+    """An event's entry in the history, in its kind's words (and language)."""
+    return ACTIONS[kind].history.format(**{key: own_words(word) for key, word in words.items()})

@@ -9,6 +9,7 @@ from django.db.models import F
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from recognizer.limits import SURE_CONFIDENCE
 from rules import Card, HouseRules, Question, parse_cards, parse_ranks
@@ -277,7 +278,10 @@ class Game(models.Model):
         indexes = [models.Index(fields=["club", "-started_at", "-id"], name="game_club_newest")]
 
     def __str__(self):
-        return f"Table {self.pk} ({self.started_at:%Y-%m-%d})"
+        return _("Table %(number)s (%(date)s)") % {
+            "number": self.pk,
+            "date": f"{self.started_at:%Y-%m-%d}",
+        }
 
     def get_absolute_url(self):
         return reverse("game", args=[self.pk])

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from scorekeeper.models import TABLET_IDLE_MINUTES, Club, Player, RulesProfile, Season
 from scorekeeper.names import NameRefused, name_clean
@@ -177,11 +179,16 @@ class GameStartForm(forms.Form):
     """Players in seating order (clockwise), the first dealer, the season and the rules."""
 
     first_dealer = forms.TypedChoiceField(
-        coerce=int, choices=[(n, f"Seat {n + 1}") for n in range(SEATS)], initial=0
+        coerce=int,
+        choices=[(n, str(n + 1)) for n in range(SEATS)],
+        initial=0,
+        label=gettext_lazy("First dealer"),
     )
-    season = RowChoiceField(queryset=Season.objects.none(), empty_label=None)
+    season = RowChoiceField(
+        queryset=Season.objects.none(), empty_label=None, label=gettext_lazy("Season")
+    )
     profile = RowChoiceField(
-        queryset=RulesProfile.objects.none(), empty_label=None, label="House rules"
+        queryset=RulesProfile.objects.none(), empty_label=None, label=gettext_lazy("House rules")
     )
 
     def __init__(self, *args, club: Club, **kwargs):
@@ -194,9 +201,9 @@ class GameStartForm(forms.Form):
             self.fields[f"seat_{n}"] = RowChoiceField(
                 queryset=players,
                 required=False,
-                label=f"Seat {n + 1}",
+                label=_("Seat %(number)s") % {"number": n + 1},
                 widget=PlainSelect(roster, blank="—"),
-                error_messages={"invalid_choice": "Pick a player of this club."},
+                error_messages={"invalid_choice": _("Pick a player of this club.")},
             )
         self.order_fields([f"seat_{n}" for n in range(self.seats)])
         # The first dealer is named by the player sent for that seat (a page sent again after an
@@ -208,10 +215,13 @@ class GameStartForm(forms.Form):
             else []
         )
         self.fields["first_dealer"].choices = [
-            (n, names.get(chosen[n]) or f"Seat {n + 1}") for n in range(self.seats)
+            (n, names.get(chosen[n]) or _("Seat %(number)s") % {"number": n + 1})
+            for n in range(self.seats)
         ]
-        self.fields["season"].error_messages["invalid_choice"] = "Pick one of this club's seasons."
-        self.fields["profile"].error_messages["invalid_choice"] = (
+        self.fields["season"].error_messages["invalid_choice"] = _(
+            "Pick one of this club's seasons."
+        )
+        self.fields["profile"].error_messages["invalid_choice"] = _(
             "Pick one of this club's rule profiles."
         )
         self.fields["season"].queryset = club.seasons.all()
@@ -228,21 +238,33 @@ class GameStartForm(forms.Form):
         cleaned = super().clean()
         extra = [key for key in self.data if key.startswith("seat_") and key not in self.fields]
         if extra:
-            raise forms.ValidationError(f"These rules seat at most {self.seats} players.")
+            raise forms.ValidationError(
+                ngettext(
+                    "These rules seat at most %(seats)s player.",
+                    "These rules seat at most %(seats)s players.",
+                    self.seats,
+                )
+                % {"seats": self.seats}
+            )
         players = [cleaned.get(f"seat_{n}") for n in range(self.seats)]
         players = [player for player in players if player is not None]
         if len(set(players)) != len(players):
-            raise forms.ValidationError("Each player can sit at the table only once.")
+            raise forms.ValidationError(_("Each player can sit at the table only once."))
         profile = cleaned.get("profile")
         if profile is not None:
             house_rules = profile.house_rules
             if not house_rules.min_players <= len(players) <= house_rules.max_players:
                 raise forms.ValidationError(
-                    f"Pick {house_rules.min_players} to {house_rules.max_players} players "
-                    f"for {profile}; you picked {len(players)}."
+                    _("Pick %(least)s to %(most)s players for %(rules)s; you picked %(picked)s.")
+                    % {
+                        "least": house_rules.min_players,
+                        "most": house_rules.max_players,
+                        "rules": profile,
+                        "picked": len(players),
+                    }
                 )
         if cleaned.get("first_dealer", 0) >= len(players) and players:
-            self.add_error("first_dealer", "The first dealer must be one of the seated players.")
+            self.add_error("first_dealer", _("The first dealer must be one of the seated players."))
         cleaned["players"] = players
         return cleaned
 

@@ -7,6 +7,8 @@ import math
 from dataclasses import dataclass, field
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 WIDTH = 360
 LEFT, RIGHT, TOP, BOTTOM = 44, 24, 12, 28
@@ -179,7 +181,14 @@ def running_totals_chart(board) -> LineChart | None:
     """A table's running totals after each contract played (None before the first is scored)."""
     if not board.rounds_played:
         return None
-    labels = ["Start", *[f"C{round_.number}" for round_ in board.rounds if round_.finished_at]]
+    labels = [
+        _("Start"),
+        *[
+            _("C%(number)s") % {"number": round_.number}
+            for round_ in board.rounds
+            if round_.finished_at
+        ],
+    ]
     series = []
     for line in board.lines:
         total, totals = 0, [0]
@@ -187,13 +196,17 @@ def running_totals_chart(board) -> LineChart | None:
             total += points or 0
             totals.append(total)
         series.append((str(line.seat.player), totals))
-    leaders = " and ".join(str(line.seat.player) for line in board.lines if line.place == 1)
+    leading = [str(line.seat.player) for line in board.lines if line.place == 1]
+    leaders = f" {_('and')} ".join(leading)
+    played = ngettext(
+        "Each player's total after the %(played)s contract played; lowest is best.",
+        "Each player's total after each of the %(played)s contracts played; lowest is best.",
+        board.rounds_played,
+    ) % {"played": board.rounds_played}
+    lead = ngettext("%(leaders)s leads.", "%(leaders)s lead.", len(leading)) % {"leaders": leaders}
     return line_chart(
-        title="Running totals",
-        description=(
-            f"Each player's total after each of the {board.rounds_played} contracts played; "
-            f"lowest is best. {leaders} lead{'s' if ' and ' not in leaders else ''}."
-        ),
+        title=_("Running totals"),
+        description=f"{played} {lead}",
         labels=labels,
         series=series,
     )
