@@ -83,7 +83,7 @@ window.cardChips = (function () {
       chips.className = "card-chips";
       chips.dataset.for = box.id;
       chips.setAttribute("role", "group");
-      chips.setAttribute("aria-label", "Cards entered: tap one to take it out");
+      chips.setAttribute("aria-label", translated("Cards entered: tap one to take it out"));
       (box.closest("label, .field") || box).after(chips);
     }
     return chips;
@@ -104,7 +104,7 @@ window.cardChips = (function () {
       if (flagged.has(index)) chip.classList.add("unsure");
       chip.dataset.index = index;
       chip.textContent = flagged.has(index) ? `${token}?` : token;
-      chip.setAttribute("aria-label", `Take out ${token}${flagged.has(index) ? ", read unsure" : ""}`);
+      chip.setAttribute("aria-label", translated(flagged.has(index) ? "Take out {card}, read unsure" : "Take out {card}", { card: token }));
       chips.append(chip);
     });
     if (at !== undefined && at >= tokens(box).length) chips.append(caret());
@@ -113,7 +113,7 @@ window.cardChips = (function () {
   function caret() {
     const mark = document.createElement("span");
     mark.className = "chip-caret";
-    mark.title = "The next card goes here";
+    mark.title = translated("The next card goes here");
     return mark;
   }
 
@@ -229,17 +229,29 @@ window.countCheck = (function () {
   const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
   function cardsInWords(count) {
-    const words = count < WORDS.length ? WORDS[count] : String(count);
-    return `${words[0].toUpperCase()}${words.slice(1)} card${count === 1 ? "" : "s"}`;
+    const words = count < WORDS.length ? translated(WORDS[count]) : String(count);
+    const text = translatedCount(count, "{count} card", "{count} cards", { count: words });
+    return `${text[0].toUpperCase()}${text.slice(1)}`;
   }
 
   function problem(held, entered) {
+    const values = { held, entered };
     if (entered < held) {
-      const them = held - entered === 1 ? "it" : "them";
-      return `${cardsInWords(held - entered)} missing: this hand holds ${held} and ${entered} are entered. Add ${them}, or tap how many it holds.`;
+      values.cards = cardsInWords(held - entered);
+      return translatedCount(
+        held - entered,
+        "{cards} missing: this hand holds {held} and {entered} are entered. Add it, or tap how many it holds.",
+        "{cards} missing: this hand holds {held} and {entered} are entered. Add them, or tap how many it holds.",
+        values,
+      );
     }
-    const them = entered - held === 1 ? "it" : "them";
-    return `${cardsInWords(entered - held)} too many: this hand holds ${held} and ${entered} are entered. Take ${them} out, or tap how many it holds.`;
+    values.cards = cardsInWords(entered - held);
+    return translatedCount(
+      entered - held,
+      "{cards} too many: this hand holds {held} and {entered} are entered. Take it out, or tap how many it holds.",
+      "{cards} too many: this hand holds {held} and {entered} are entered. Take them out, or tap how many it holds.",
+      values,
+    );
   }
 
   function check(held) {
@@ -255,7 +267,7 @@ window.countCheck = (function () {
     const quiet = entered === 0;
     held.classList.toggle("off", entered !== count && !quiet);
     if (quiet) said.textContent = "";
-    else if (entered === count) said.textContent = count === 1 ? "The card is entered." : `All ${count} cards are entered.`;
+    else if (entered === count) said.textContent = count === 1 ? translated("The card is entered.") : translatedCount(count, "All {count} card is entered.", "All {count} cards are entered.");
     else said.textContent = problem(count, entered);
   }
 

@@ -2,6 +2,10 @@
 the account page once signed in (in every browser they log in to), and the e-mails sent to a
 member in theirs."""
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 from django.core import mail
 from django.test import Client
@@ -110,3 +114,35 @@ def test_a_password_reset_is_mailed_in_the_members_language(client):
     (reset,) = mail.outbox
     assert "contraseña" in reset.subject
     assert "Elige una contraseña nueva" in reset.body
+
+
+def script_keys() -> set[str]:
+    """The English the scripts (static/js) look up: the first argument of each `translated`
+    call, the singular of each `translatedCount`, when written out in the call."""
+    found = set()
+    for script in sorted((Path(__file__).resolve().parents[2] / "static" / "js").glob("*.js")):
+        text = script.read_text()
+        found |= set(re.findall(r'translated\(\s*"((?:[^"\\]|\\.)+)"\s*[,)]', text))
+        found |= set(re.findall(r'translatedCount\(\s*[^,]+,\s*"((?:[^"\\]|\\.)+)"', text))
+    return found
+
+
+def test_the_pages_carry_every_word_their_scripts_say(client):
+    english = json.loads(script_words_json(client, "en"))
+    assert script_keys() <= english.keys()
+    assert english["Take out {card}"] == "Take out {card}"
+    assert english["Sending your tap…"] == ["Sending your tap…", "Sending your {count} taps…"]
+
+
+def test_the_scripts_words_are_in_the_pages_language(client):
+    spanish = json.loads(script_words_json(client, "es"))
+    assert spanish["Take out {card}"] == "Quitar {card}"
+    assert spanish["{count} card"] == ["{count} carta", "{count} cartas"]
+    # Every word of the scripts is translated.
+    english = json.loads(script_words_json(client, "en"))
+    assert [key for key in english if spanish[key] == english[key] and key != "Total"] == []
+
+
+def script_words_json(client, language: str) -> str:
+    page = client.get(reverse("login"), headers={"accept-language": language}).content.decode()
+    return re.search(r'<script id="script-words" type="application/json">(.*?)</script>', page)[1]
