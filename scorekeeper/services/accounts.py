@@ -78,7 +78,7 @@ def account_email_change(*, user, email: str, password: str, site: str) -> bool:
     removes the address at once. `site` is the scheme and host the link starts with. Returns
     whether a link was sent (False: the address was removed, or was already this one)."""
     if not user.check_password(password):
-        raise WrongPassword("That is not your password, so the address was not changed.")
+        raise WrongPassword(_("That is not your password, so the address was not changed."))
     email = email.strip()
     if email.lower() == user.email.lower():
         return False
@@ -114,12 +114,14 @@ def email_change_read(*, token: str, for_update: bool = False):
         )
     except signing.SignatureExpired:
         raise ActionRefused(
-            "This link is too old: ask for the change again on your account page."
+            _("This link is too old: ask for the change again on your account page.")
         ) from None
     except signing.BadSignature:
         raise ActionRefused(
-            "This link is not whole: copy all of it from the e-mail, or ask for the change "
-            "again on your account page."
+            _(
+                "This link is not whole: copy all of it from the e-mail, or ask for the change "
+                "again on your account page."
+            )
         ) from None
     users = get_user_model().objects
     # Under a lock when it is confirmed: two clicks at once change the address once.
@@ -130,8 +132,10 @@ def email_change_read(*, token: str, for_update: bool = False):
         or not constant_time_compare(_password_mark(user), claim["mark"])
     ):
         raise ActionRefused(
-            "This link no longer works: it was used already, or the account's address or "
-            "password changed since it was sent."
+            _(
+                "This link no longer works: it was used already, or the account's address or "
+                "password changed since it was sent."
+            )
         )
     return user, claim["to"]
 
@@ -154,7 +158,7 @@ def account_delete(*, user, password: str) -> None:
     clubs is locked, as every change of members is, so two co-owners leaving at once cannot
     both go: the second finds the first gone."""
     if not user.check_password(password):
-        raise WrongPassword("That is not your password, so the account was not deleted.")
+        raise WrongPassword(_("That is not your password, so the account was not deleted."))
     # In the clubs' order, as one club at a time is, so two such deletions never deadlock.
     for club_id in user.memberships.order_by("club_id").values_list("club_id", flat=True):
         club_lock(club_id)
@@ -163,8 +167,11 @@ def account_delete(*, user, password: str) -> None:
     alone = Club.objects.filter(pk__in=owned).exclude(pk__in=others.values("club"))
     if alone:
         raise ActionRefused(
-            f"You are the only owner of {', '.join(club.name for club in alone)}: make another "
-            "member an owner first, or nobody could run the club again."
+            _(
+                "You are the only owner of %(clubs)s: make another member an owner first, or "
+                "nobody could run the club again."
+            )
+            % {"clubs": ", ".join(club.name for club in alone)}
         )
     poll_passes_revoke(
         sessions=MemberSession.objects.filter(user=user).values_list("session_key", flat=True),

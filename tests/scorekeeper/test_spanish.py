@@ -53,17 +53,9 @@ STILL_ENGLISH = {
     "player deletion",
     "profile deletion",
     "season deletion",
-    "password change",
-    "password changed",
     "club import done",
     "tonight",
     "tonight on the tv",
-    "password reset",
-    "password reset sent",
-    "password reset link",
-    "password reset done",
-    "log-in code",
-    "e-mail confirmation link",
 }
 # The pages that name the contract dealt: its name is the rules engine's ("Two books"), which
 # the rules' own messages translate (issue 54, the rules' refusals and words, another branch).
