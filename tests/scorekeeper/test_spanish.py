@@ -40,7 +40,6 @@ STILL_ENGLISH = {
     "table checker",
     "rules summary",
     "profile form",
-    "two-factor sign-in",
     "standings",
     "standings, every column",
     "season standings",
