@@ -9,6 +9,7 @@ from django.conf import settings
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -81,14 +82,16 @@ def time_zone_field(*, required: bool = True) -> forms.ChoiceField:
         widget=PlainSelect(),
         required=required,
         initial=settings.TIME_ZONE,
-        label="Time zone",
-        help_text="Dates and times on the club's pages are shown there.",
-        error_messages={"invalid_choice": "Pick a time zone from the list, such as Europe/Paris."},
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("Dates and times on the club's pages are shown there."),
+        error_messages={
+            "invalid_choice": gettext_lazy("Pick a time zone from the list, such as Europe/Paris.")
+        },
     )
 
 
 class ClubForm(forms.Form):
-    name = NameField(model=Club, label="Club name")
+    name = NameField(model=Club, label=gettext_lazy("Club name"))
     time_zone = time_zone_field(required=False)  # left out: the site's own
 
 
@@ -101,12 +104,18 @@ class TabletIdleForm(forms.Form):
         required=False,
         min_value=TABLET_IDLE_MINUTES[0],
         max_value=TABLET_IDLE_MINUTES[1],
-        label="Sign tablets out after this many minutes idle",
-        help_text=f"{TABLET_IDLE_MINUTES[0]} to {TABLET_IDLE_MINUTES[1]}; empty: never.",
+        label=gettext_lazy("Sign tablets out after this many minutes idle"),
+        help_text=format_lazy(
+            gettext_lazy("{least} to {most}; empty: never."),
+            least=TABLET_IDLE_MINUTES[0],
+            most=TABLET_IDLE_MINUTES[1],
+        ),
         error_messages={
-            "min_value": "At least %(limit_value)s minutes: a long hand would sign the table out.",
-            "max_value": "At most %(limit_value)s minutes (twelve hours).",
-            "invalid": "Type a whole number of minutes, or leave it empty.",
+            "min_value": gettext_lazy(
+                "At least %(limit_value)s minutes: a long hand would sign the table out."
+            ),
+            "max_value": gettext_lazy("At most %(limit_value)s minutes (twelve hours)."),
+            "invalid": gettext_lazy("Type a whole number of minutes, or leave it empty."),
         },
     )
 
@@ -118,26 +127,33 @@ class TabletIdleForm(forms.Form):
 
 
 class JoinForm(forms.Form):
-    invite_code = forms.CharField(max_length=20, label="Invite code")
+    invite_code = forms.CharField(max_length=20, label=gettext_lazy("Invite code"))
 
 
 class PlayerForm(forms.Form):
     name = NameField(
         model=Player,
-        label="Player name",
+        label=gettext_lazy("Player name"),
         widget=forms.TextInput(
-            attrs={"placeholder": "New player's name", "aria-label": "Player name"}
+            attrs={
+                "placeholder": gettext_lazy("New player's name"),
+                "aria-label": gettext_lazy("Player name"),
+            }
         ),
     )
 
 
 class SeasonForm(forms.Form):
-    name = NameField(model=Season)
-    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    name = NameField(model=Season, label=gettext_lazy("Name"))
+    starts_on = forms.DateField(
+        label=gettext_lazy("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
     ends_on = forms.DateField(
         required=False,
-        label="Ends on (optional)",
-        help_text="The first day the season is over; leave empty and close it when it is.",
+        label=gettext_lazy("Ends on (optional)"),
+        help_text=gettext_lazy(
+            "The first day the season is over; leave empty and close it when it is."
+        ),
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
@@ -150,7 +166,7 @@ class SeasonForm(forms.Form):
         cleaned = super().clean()
         starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")
         if starts_on and ends_on and ends_on < starts_on:
-            self.add_error("ends_on", "A season cannot end before it starts.")
+            self.add_error("ends_on", _("A season cannot end before it starts."))
         return cleaned
 
 

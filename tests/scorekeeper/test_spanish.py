@@ -8,6 +8,7 @@ of its Spanish is English. The pages not yet in Spanish are listed in STILL_ENGL
 taken off the list must stay Spanish."""
 
 import re
+import zoneinfo
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -24,14 +25,13 @@ PLAYERS = ["Ann", "Ben", "Cleo", "Dev", "Eve"]
 CLUB = "Jueves"
 # What the club named, or the app named for it in English (the house rules it starts with, and
 # the factories' short profile): data, not words of the app.
-NAMES = [*PLAYERS, CLUB, "Seed rules", "One contract"]
+NAMES = [*PLAYERS, f"{CLUB}, imported", CLUB, "Seed rules", "One contract"]
 # The card notation (7H, QS, 10D, JK, ranks alone) and names that are the same in Spanish.
 NOTATION = re.compile(r"^(?:[2-9]|10|[AKQJ])[HSDC]?$|^JK$", re.IGNORECASE)
 PROPER = {"shanghai", "scorekeeper", "bg", "stats"}
 
 # Pages a family does not meet at the table, not yet in Spanish (issue 54).
 STILL_ENGLISH = {
-    "club",
     "history",
     "table photos",
     "table deletion",
@@ -113,7 +113,7 @@ class ReadText(HTMLParser):
         self.parts, self.skipping = [], 0
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "code"):  # code: card notation, keys and invite codes
             self.skipping += 1
         for name, value in attrs:
             if name in READ_ATTRIBUTES and value:
@@ -122,7 +122,7 @@ class ReadText(HTMLParser):
                 self.parts.append(value)
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "code"):
             self.skipping -= 1
 
     def handle_data(self, data):
@@ -136,6 +136,10 @@ def english_left(html: str, english: set[str]) -> list[str]:
     text = " ".join(reader.parts)
     for name in NAMES:
         text = text.replace(name, " ")
+    # Addresses, and the time zones' names (IANA's, as the club's menu shows them).
+    text = re.sub(r"\S+://\S+", " ", text)
+    for zone in sorted(zoneinfo.available_timezones(), key=len, reverse=True):
+        text = text.replace(zone.replace("_", " "), " ")
     return sorted(
         {
             word
