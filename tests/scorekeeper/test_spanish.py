@@ -32,7 +32,6 @@ PROPER = {"shanghai", "scorekeeper", "bg", "stats"}
 
 # Pages a family does not meet at the table, not yet in Spanish (issue 54).
 STILL_ENGLISH = {
-    "history",
     "table photos",
     "table deletion",
     "club deletion",
@@ -46,7 +45,6 @@ STILL_ENGLISH = {
     "shared standings",
     "player",
     "members",
-    "new club",
     "club import",
     "new profile",
     "player deletion",
