@@ -178,8 +178,8 @@ class StandingsForm(forms.Form):
         required=False,
         min_value=1,
         max_value=10_000,
-        label="At least this many games",
-        error_messages={"invalid": "Enter a whole number of games, like 3."},
+        label=gettext_lazy("At least this many games"),
+        error_messages={"invalid": gettext_lazy("Enter a whole number of games, like 3.")},
     )
 
     def options(self) -> dict:

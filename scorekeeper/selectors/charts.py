@@ -246,8 +246,9 @@ def wins_chart(wins: list[tuple[str, int]]) -> BarChart | None:
         return None
     leader, most = max(wins, key=lambda pair: pair[1])
     return bar_chart(
-        title="Wins per player",
-        description=f"Tables won by each player; {leader} has won most, {most}.",
-        value_name="Wins",
+        title=_("Wins per player"),
+        description=_("Tables won by each player; %(leader)s has won most, %(most)s.")
+        % {"leader": leader, "most": most},
+        value_name=_("Wins"),
         bars=wins,
     )
