@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -219,24 +220,46 @@ def player_charts(name: str, series: list[dict], games: int | None = None) -> li
     if not series:
         return []
     days = [timezone.localtime(row["finished_at"]) for row in series]
-    labels = [f"{day.day} {day:%b}" for day in days]
-    tables = f"{len(series)} finished tables"
+    labels = [date_format(day, "j M") for day in days]
+    tables = ngettext("%(count)s finished table", "%(count)s finished tables", len(series)) % {
+        "count": len(series)
+    }
     if games is not None and games > len(series):
-        tables = f"the last {len(series)} of {games:,} finished tables"
+        tables = _("the last %(count)s of %(games)s finished tables") % {
+            "count": len(series),
+            "games": f"{games:,}",
+        }
     totals = [row["total"] for row in series]
     ratings = [round(row["rating"], 1) for row in series]
 
-    def chart(title: str, column: str, values: list, what: str, reading: str) -> LineChart:
-        description = f"{name}'s {what} of {tables}, oldest first; {reading}"
+    def chart(title: str, column: str, values: list, description: str) -> LineChart:
         return line_chart(
             title=title, description=description, labels=labels, series=[(column, values)]
         )
 
-    best = f"lowest is best. Best {min(totals)}, last {totals[-1]}."
-    now = f"higher is better. Now {_number(ratings[-1])}."
+    words = {"name": name, "tables": tables, "best": min(totals), "last": totals[-1]}
+    words["now"] = _number(ratings[-1])
     return [
-        chart("Final totals", "Final total", totals, "final total at each", best),
-        chart("Rating", "Rating", ratings, "rating after each", now),
+        chart(
+            _("Final totals"),
+            _("Final total"),
+            totals,
+            _(
+                "%(name)s's final total at each of %(tables)s, oldest first; lowest is best. "
+                "Best %(best)s, last %(last)s."
+            )
+            % words,
+        ),
+        chart(
+            _("Rating"),
+            _("Rating"),
+            ratings,
+            _(
+                "%(name)s's rating after each of %(tables)s, oldest first; higher is better. "
+                "Now %(now)s."
+            )
+            % words,
+        ),
     ]
 
 

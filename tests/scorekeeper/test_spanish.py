@@ -39,7 +39,6 @@ STILL_ENGLISH = {
     "table checker",
     "rules summary",
     "profile form",
-    "player",
     "members",
     "club import",
     "new profile",
