@@ -155,8 +155,8 @@ def night_sheet(night: Tonight) -> Sheet:
     totals, who went out most tonight, and how the standings moved (no query of its own)."""
     finished = [table for table in night.tables if table.finished]
     tables = Section(
-        heading="Tables",
-        columns=("Started", "Places and totals"),
+        heading=_("Tables"),
+        columns=(_("Started"), _("Places and totals")),
         rows=tuple(
             (
                 f"{_local(table.game.started_at, night.club):%H:%M}",
@@ -169,11 +169,11 @@ def night_sheet(night: Tonight) -> Sheet:
     )
     moves = Section(
         heading=(
-            "How the all-time standings moved"
+            _("How the all-time standings moved")
             if night.all_time
-            else f"How the standings of {night.season} moved"
+            else _("How the standings of %(season)s moved") % {"season": night.season}
         ),
-        columns=("Place", "Player", "Moved", "Rating"),
+        columns=(_("Place"), _("Player"), _("Moved"), _("Rating")),
         rows=tuple(
             (str(move.place), str(move.player), _moved(move), f"{move.rating:.1f}")
             for move in night.moves
@@ -185,11 +185,17 @@ def night_sheet(night: Tonight) -> Sheet:
             out[str(result.player)] += result.rounds_won
     count = len(night.tables)
     return Sheet(
-        title=f"{night.club} tonight · {night.day.strftime('%a %-d %b %Y')}",
+        title=_("%(club)s tonight · %(day)s")
+        % {"club": night.club, "day": date_format(night.day, "D j M Y")},
         lines=tuple(
             sentence
             for sentence in (
-                f"{count} table{'s' if count != 1 else ''}, {len(finished)} finished.",
+                ngettext(
+                    "%(count)s table, %(finished)s finished.",
+                    "%(count)s tables, %(finished)s finished.",
+                    count,
+                )
+                % {"count": count, "finished": len(finished)},
                 went_out_most(out),
             )
             if sentence
@@ -209,12 +215,12 @@ def night_sheet(night: Tonight) -> Sheet:
 
 def _moved(move) -> str:
     if move.places_up is None:
-        return "new"
+        return _("new")
     if move.places_up > 0:
-        return f"up {move.places_up}"
+        return _("up %(places)s") % {"places": move.places_up}
     if move.places_up < 0:
-        return f"down {move.places_down}"
-    return "same"
+        return _("down %(places)s") % {"places": move.places_down}
+    return _("same")
 
 
 def sheet_text(sheet: Sheet) -> str:

@@ -46,8 +46,6 @@ STILL_ENGLISH = {
     "profile deletion",
     "season deletion",
     "club import done",
-    "tonight",
-    "tonight on the tv",
 }
 # The pages that name the contract dealt: its name is the rules engine's ("Two books"), which
 # the rules' own messages translate (issue 54, the rules' refusals and words, another branch).
