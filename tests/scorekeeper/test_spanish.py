@@ -33,8 +33,6 @@ PROPER = {"shanghai", "scorekeeper", "bg", "stats"}
 # Pages a family does not meet at the table, not yet in Spanish (issue 54).
 STILL_ENGLISH = {
     "table photos",
-    "table deletion",
-    "club deletion",
     "checker",
     "table checker",
     "rules summary",
@@ -42,9 +40,6 @@ STILL_ENGLISH = {
     "members",
     "club import",
     "new profile",
-    "player deletion",
-    "profile deletion",
-    "season deletion",
     "club import done",
 }
 # The pages that name the contract dealt: its name is the rules engine's ("Two books"), which
