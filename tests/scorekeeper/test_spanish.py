@@ -32,7 +32,6 @@ PROPER = {"shanghai", "scorekeeper", "bg", "stats"}
 
 # Pages a family does not meet at the table, not yet in Spanish (issue 54).
 STILL_ENGLISH = {
-    "table photos",
     "checker",
     "table checker",
     "rules summary",
