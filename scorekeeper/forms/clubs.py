@@ -287,8 +287,8 @@ class GameStartForm(forms.Form):
 
 class ClubImportForm(forms.Form):
     document = forms.FileField(
-        label="Club export (.json)",
-        help_text="A file from “Everything (JSON)” of a Shanghai Scorekeeper club.",
+        label=gettext_lazy("Club export (.json)"),
+        help_text=gettext_lazy("A file from “Everything (JSON)” of a Shanghai Scorekeeper club."),
     )
 
     def clean_document(self):

@@ -37,9 +37,7 @@ STILL_ENGLISH = {
     "rules summary",
     "profile form",
     "members",
-    "club import",
     "new profile",
-    "club import done",
 }
 # The pages that name the contract dealt: its name is the rules engine's ("Two books"), which
 # the rules' own messages translate (issue 54, the rules' refusals and words, another branch).
