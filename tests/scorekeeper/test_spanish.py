@@ -30,7 +30,9 @@ NAMES = [*PLAYERS, f"{CLUB}, imported", CLUB, "Seed rules", "One contract"]
 NOTATION = re.compile(r"^(?:[2-9]|10|[AKQJ])[HSDC]?$|^JK$", re.IGNORECASE)
 PROPER = {"shanghai", "scorekeeper", "bg", "stats"}
 
-# Pages a family does not meet at the table, not yet in Spanish (issue 54).
+# Pages not yet in Spanish (issue 54): the meld checker and the house rules' pages, whose words
+# are mostly the rules engine's (translated by the rules' own messages), and the members page
+# (its roles are the models' labels, its audit trail is stored in English).
 STILL_ENGLISH = {
     "checker",
     "table checker",
