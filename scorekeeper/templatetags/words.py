@@ -2,7 +2,7 @@
 as JSON (`{% script_words %}`), so a page kept for a tablet with no connection has them too.
 Each is keyed by its English, a template of {named} placeholders that the script fills
 (app.js's `translated`); one that counts something is a pair, its singular's and its plural's
-(app.js's `translatedCount`)."""
+(app.js's `translatedCount`). A page carries only the words its language changes."""
 
 from django import template
 from django.utils import translation
@@ -131,7 +131,15 @@ def script_words():
     """The words, as the JSON script element app.js reads (#script-words)."""
     words = {english: gettext(english) for english in WORDS}
     with translation.override("en"):
-        singulars = _counted(1)
-    pairs = zip(singulars, _counted(1), _counted(2), strict=True)
-    words |= {english: [one, other] for english, one, other in pairs}
-    return json_script(words, "script-words")
+        singulars, plurals = _counted(1), _counted(2)
+    pairs = zip(singulars, plurals, _counted(1), _counted(2), strict=True)
+    words |= {singular: [one, other] for singular, plural, one, other in pairs}
+    # Only what the language changes: the scripts say their own English for the rest, so an
+    # English page carries nothing.
+    english = dict(zip(singulars, zip(singulars, plurals, strict=True), strict=True))
+    changed = {
+        key: said
+        for key, said in words.items()
+        if said != (list(english[key]) if key in english else key)
+    }
+    return json_script(changed, "script-words")
