@@ -11,20 +11,21 @@ resolves and the system check `taps_resolve` resolves at start)."""
 from dataclasses import dataclass
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Kind(models.TextChoices):
     """Each kind of event of a table's history (`Event.kind`)."""
 
-    MAY_I = "may_i", "May I?"
-    WENT_DOWN = "went_down", "Went down"
-    WENT_OUT = "went_out", "Went out"
-    SHANGHAI_CLAIM = "shanghai_claim", "Shanghai claim"
-    SHANGHAI_PROTECT = "shanghai_protect", "Shanghai protect"
-    LAID_OFF = "laid_off", "Laid off"
-    ROUND_SCORED = "round_scored", "Round scored"
-    SCORE_EDITED = "score_edited", "Score edited"
-    UNDO = "undo", "Undo"
+    MAY_I = "may_i", _("May I?")
+    WENT_DOWN = "went_down", _("Went down")
+    WENT_OUT = "went_out", _("Went out")
+    SHANGHAI_CLAIM = "shanghai_claim", _("Shanghai claim")
+    SHANGHAI_PROTECT = "shanghai_protect", _("Shanghai protect")
+    LAID_OFF = "laid_off", _("Laid off")
+    ROUND_SCORED = "round_scored", _("Round scored")
+    SCORE_EDITED = "score_edited", _("Score edited")
+    UNDO = "undo", _("Undo")
 
 
 def kind_choices() -> list[tuple[str, str]]:
@@ -60,6 +61,7 @@ class Tap:
 class Action:
     """One kind of event. Each text is a `str.format` template of the words the caller gives."""
 
+    # Each text is translated (gettext_lazy) into the language of the page that formats it.
     history: str  # its entry in the table's history (and its undo bar, and the stale refusal)
     queued: str = ""  # what a tap that waits is called (undo bar, notes); none: it never waits
     shows: str = ""  # how the screen shows a tap that waits (live.js's `shows`); none: not at all
@@ -75,14 +77,14 @@ SHANGHAI = Tap(
 
 ACTIONS = {
     Kind.MAY_I: Action(
-        history="{player} called May I? ({left} left)",
-        queued="{player}: May I?",
+        history=_("{player} called May I? ({left} left)"),
+        queued=_("{player}: May I?"),
         shows="coin",
         tap=Tap("may-i", form="tables.SeatActionForm", service="tables.may_i_spend"),
     ),
     Kind.WENT_DOWN: Action(
-        history="{player} went down{melds}",
-        queued="{player} went down",
+        history=_("{player} went down{melds}"),
+        queued=_("{player} went down"),
         shows="down",
         tap=Tap(
             "went-down",
@@ -93,45 +95,65 @@ ACTIONS = {
     ),
     # `how`: " in one turn", then ": " and the melds or " with the whole hand", or nothing.
     Kind.WENT_OUT: Action(
-        history="{player} went out{how}",
-        queued="{player} went out{how}",
+        history=_("{player} went out{how}"),
+        queued=_("{player} went out{how}"),
         shows="score-entry",
         tap=Tap("went-out", form="tables.WentOutForm", service="tables.round_record_went_out"),
     ),
     # `what`: "discard", or the card and the meld it went onto.
     Kind.SHANGHAI_CLAIM: Action(
-        history="{player} claimed {discarder}'s {what}: Shanghai!",
-        queued="{player} claimed {discarder}'s discard",
+        history=_("{player} claimed {discarder}'s {what}: Shanghai!"),
+        queued=_("{player} claimed {discarder}'s discard"),
         shows="tally",
         tap=SHANGHAI,
     ),
     Kind.SHANGHAI_PROTECT: Action(
-        history="{player} called Shanghai on their own discard",
-        queued="{player} protected own discard",
+        history=_("{player} called Shanghai on their own discard"),
+        queued=_("{player} protected own discard"),
         shows="tally",
         tap=SHANGHAI,
     ),
     # No tap of their own, each its own view: a lay-off from the melds page (views/melds.py);
     # in views/games.py the scores (`score`: a refusal keeps what was typed), an edit
     # (`round_edit`) and undo (`undo`: it answers with the table read afresh).
-    Kind.LAID_OFF: Action(history="{player} laid off {cards} on {owner}'s {meld}"),
+    Kind.LAID_OFF: Action(history=_("{player} laid off {cards} on {owner}'s {meld}")),
     Kind.ROUND_SCORED: Action(
-        history="Contract {number} scored: {summary}",
-        queued="the scores of contract {number}",
+        history=_("Contract {number} scored: {summary}"),
+        queued=_("the scores of contract {number}"),
         shows="scores",
-        stale="{who} saved contract {number}",
+        stale=_("{who} saved contract {number}"),
     ),
     Kind.SCORE_EDITED: Action(
-        history="Contract {number} scores edited: {changes}",
-        stale="{who} corrected contract {number}'s scores",
+        history=_("Contract {number} scores edited: {changes}"),
+        stale=_("{who} corrected contract {number}'s scores"),
     ),
-    Kind.UNDO: Action(history="Undid: {undone}", queued="Undo", takes_back=True),
+    Kind.UNDO: Action(history=_("Undid: {undone}"), queued=_("Undo"), takes_back=True),
 }
 
 # The round screen's taps by their address's word (urls.py makes one address each).
 TAPS = {action.tap.word: action.tap for action in ACTIONS.values() if action.tap}
 
 
+# The words the services give in English that are the history's own (a claim's discard, how a
+# player went out), said in the language of the history's entry.
+OWN_WORDS = {
+    "discard": _("discard"),
+    " in one turn": _(" in one turn"),
+    " with the whole hand": _(" with the whole hand"),
+}
+
+
+def own_words(text):
+    if not isinstance(text, str):
+        return text
+    if text == "discard":
+        return str(OWN_WORDS[text])
+    for english, translated in OWN_WORDS.items():
+        if english.startswith(" "):  # a phrase of `how`, which melds in card notation may follow
+            text = text.replace(english, str(translated))
+    return text
+
+
 def history(kind: Kind, **words) -> str:
-    """An event's entry in the history, in its kind's words."""
-    return ACTIONS[kind].history.format(**words)
+    """An event's entry in the history, in its kind's words (and language)."""
+    return ACTIONS[kind].history.format(**{key: own_words(word) for key, word in words.items()})

@@ -213,6 +213,15 @@ class MemberSessionAdmin(ReadOnlyAdmin):
     exclude = ["session_key"]  # a live session's key would let its reader in as that member
 
 
+@admin.register(models.AccountLanguage)
+class AccountLanguageAdmin(ReadOnlyAdmin):
+    """The language each account chose (an account with none reads its browser's)."""
+
+    list_display = ["user", "language"]
+    list_filter = ["language"]
+    search_fields = ["user__username"]
+
+
 @admin.register(models.ClubImport)
 class ClubImportAdmin(ReadOnlyAdmin):
     """Club exports imported by the workers: how each ended (the file itself is not shown)."""

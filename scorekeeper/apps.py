@@ -24,6 +24,8 @@ class ScorekeeperConfig(AppConfig):
         user_logged_in.connect(_session_remember, dispatch_uid="scorekeeper.session_remember")
         # The idle time of a shared tablet counts from the login.
         user_logged_in.connect(_tablet_session_start, dispatch_uid="scorekeeper.tablet_session")
+        # The language the member chose holds from the login on.
+        user_logged_in.connect(_member_language_start, dispatch_uid="scorekeeper.member_language")
         # A browser that logs out is no longer answered from the cache's pass for its session.
         user_logged_out.connect(_session_end, dispatch_uid="scorekeeper.session_end")
         # With Redis, a queued task wakes an idle worker at once (services.tasks' doorbell).
@@ -57,3 +59,10 @@ def _tablet_session_start(sender, request, user, **kwargs):
 
     if request is not None and hasattr(request, "session"):
         tablet_session_start(request, user)
+
+
+def _member_language_start(sender, request, user, **kwargs):
+    from scorekeeper.views.accounts import member_language_start
+
+    if request is not None and hasattr(request, "session"):
+        member_language_start(request, user)

@@ -1,7 +1,7 @@
 """The app's own middleware: the health check, answered before anything that needs a host name
 or the database, the polls of unchanged tables, answered before the session, a shared tablet's
 session (its idle time, and the cookie its service worker keys its pages to), the headers every
-page needs, and the time zone each request starts in."""
+page needs, the language a signed-in member chose, and the time zone each request starts in."""
 
 import time
 
@@ -12,7 +12,7 @@ from django.contrib.auth.signals import user_logged_out
 from django.http import HttpResponse
 from django.shortcuts import resolve_url
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import salted_hmac
 from django.utils.functional import SimpleLazyObject
@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper import polling
 from scorekeeper.selectors.sessions import tablet_idle_minutes
+from scorekeeper.views.accounts import LANGUAGE
 from scorekeeper.views.health import healthz
 
 
@@ -164,6 +165,21 @@ def tablet_sessions(get_response):
         response = get_response(request)
         _tag_the_session(request, response)
         return response
+
+    return middleware
+
+
+def member_language(get_response):
+    """The language a signed-in member chose, kept in their session from the login on (so a page
+    costs no query for it: views.accounts.member_language_start), over the browser's that
+    LocaleMiddleware read. Only a request with a session cookie reads the session."""
+
+    def middleware(request):
+        signed = settings.SESSION_COOKIE_NAME in request.COOKIES
+        if signed and (language := request.session.get(LANGUAGE)):
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return get_response(request)
 
     return middleware
 

@@ -9,6 +9,7 @@ from django.db.models import F
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from recognizer.limits import SURE_CONFIDENCE
 from rules import Card, HouseRules, Question, parse_cards, parse_ranks
@@ -278,7 +279,10 @@ class Game(models.Model):
         indexes = [models.Index(fields=["club", "-started_at", "-id"], name="game_club_newest")]
 
     def __str__(self):
-        return f"Table {self.pk} ({self.started_at:%Y-%m-%d})"
+        return _("Table %(number)s (%(date)s)") % {
+            "number": self.pk,
+            "date": f"{self.started_at:%Y-%m-%d}",
+        }
 
     def get_absolute_url(self):
         return reverse("game", args=[self.pk])
@@ -688,6 +692,19 @@ class MemberSession(models.Model):
 
     def __str__(self):
         return f"{self.user} since {self.signed_in_at:%Y-%m-%d %H:%M}"
+
+
+class AccountLanguage(models.Model):
+    """The language a member chose for the app's pages and the e-mails sent to them (a code of
+    settings.LANGUAGES); an account without one reads the app in its browser's language."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language"
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+
+    def __str__(self):
+        return f"{self.user}: {self.language}"
 
 
 class OwnerAction(models.Model):

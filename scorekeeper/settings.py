@@ -97,11 +97,15 @@ MIDDLEWARE = [
     "scorekeeper.middleware.unchanged_polls",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The browser's language (Accept-Language), after the session and before CommonMiddleware.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "scorekeeper.middleware.tablet_sessions",
+    # The language a signed-in member chose on the account page, over the browser's.
+    "scorekeeper.middleware.member_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -123,6 +127,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -300,6 +305,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "Shanghai Scorekeeper <
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3
 
 LANGUAGE_CODE = "en"
+# Each language in its own words: a member picks theirs from this list (the account page).
+LANGUAGES = [("en", "English"), ("es", "Español")]
+# The catalogues, compiled (.mo) and committed: `python -m tools.catalogue --write` makes them.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

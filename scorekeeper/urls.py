@@ -40,6 +40,7 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", accounts.account, name="account"),
     path("accounts/delete/", accounts.account_delete, name="account_delete"),
+    path("accounts/language/", accounts.account_language, name="account_language"),
     path("accounts/sessions/end/", accounts.sessions_end, name="sessions_end"),
     path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path("accounts/password_change/", accounts.password_change, name="password_change"),

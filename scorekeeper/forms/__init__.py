@@ -8,6 +8,8 @@ from .accounts import (
     AccountDeleteForm,
     CodeForm,
     EmailForm,
+    LanguageForm,
+    LanguagePasswordResetForm,
     LoginForm,
     PasswordConfirmForm,
     SignupForm,
@@ -41,6 +43,8 @@ from .tables import (
 __all__ = [
     "AccountDeleteForm",
     "EmailForm",
+    "LanguageForm",
+    "LanguagePasswordResetForm",
     "CheckForm",
     "ClubForm",
     "ClubImportForm",

@@ -1,8 +1,11 @@
 """Signing up, logging in, and an account's e-mail address and deletion."""
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 
 class SignupForm(UserCreationForm):
@@ -10,7 +13,7 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
-        help_texts = {"email": "Optional: only to reset a forgotten password."}
+        help_texts = {"email": _("Optional: only to reset a forgotten password.")}
 
 
 class LoginForm(AuthenticationForm):
@@ -24,7 +27,8 @@ class LoginForm(AuthenticationForm):
         username.validators.append(MaxLengthValidator(username.max_length))
 
 
-def password_field(label: str = "Your password, to confirm") -> forms.CharField:
+def password_field(label: str = "") -> forms.CharField:
+    label = label or _("Your password, to confirm")
     return forms.CharField(widget=forms.PasswordInput, label=label, max_length=200)
 
 
@@ -33,9 +37,11 @@ class EmailForm(forms.Form):
 
     email = forms.EmailField(
         required=False,
-        label="E-mail address",
-        help_text="Only to reset a forgotten password; leave empty for none. A new address "
-        "gets a link to confirm it.",
+        label=_("E-mail address"),
+        help_text=_(
+            "Only to reset a forgotten password; leave empty for none. A new address "
+            "gets a link to confirm it."
+        ),
     )
     password = password_field()
 
@@ -52,16 +58,16 @@ class PasswordConfirmForm(forms.Form):
 
 class CodeForm(forms.Form):
     code = forms.CharField(
-        label="Code",
+        label=_("Code"),
         max_length=40,
-        help_text="The six digits your authenticator app shows, or one of your recovery codes.",
+        help_text=_("The six digits your authenticator app shows, or one of your recovery codes."),
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autofocus": True}),
     )
 
 
 class TwoFactorEnableForm(forms.Form):
     code = forms.CharField(
-        label="The six digits your app shows",
+        label=_("The six digits your app shows"),
         max_length=10,
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
     )
@@ -69,6 +75,27 @@ class TwoFactorEnableForm(forms.Form):
 
 
 class AccountDeleteForm(forms.Form):
-    password = forms.CharField(
-        widget=forms.PasswordInput, label="Your password, to confirm", max_length=200
+    password = password_field()
+
+
+class LanguageForm(forms.Form):
+    """The language of the member's pages and e-mails; none: their browser's."""
+
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=[("", _("The browser's language")), *settings.LANGUAGES],
+        help_text=_(
+            "The pages and the e-mails the app sends you. Cards keep their notation: 7H, QS, JK."
+        ),
     )
+
+
+class LanguagePasswordResetForm(PasswordResetForm):
+    """Django's password reset, its e-mail in the language the account chose (a reset is asked
+    for signed out, so the page's language is only the browser's)."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        chosen = getattr(context["user"], "language", None)
+        with translation.override(chosen.language if chosen else translation.get_language()):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)

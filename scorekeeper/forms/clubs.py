@@ -9,7 +9,9 @@ from django.conf import settings
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 import rules
 from scorekeeper.models import TABLET_IDLE_MINUTES, Club, Player, RulesProfile, Season
@@ -81,14 +83,16 @@ def time_zone_field(*, required: bool = True) -> forms.ChoiceField:
         widget=PlainSelect(),
         required=required,
         initial=settings.TIME_ZONE,
-        label="Time zone",
-        help_text="Dates and times on the club's pages are shown there.",
-        error_messages={"invalid_choice": "Pick a time zone from the list, such as Europe/Paris."},
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("Dates and times on the club's pages are shown there."),
+        error_messages={
+            "invalid_choice": gettext_lazy("Pick a time zone from the list, such as Europe/Paris.")
+        },
     )
 
 
 class ClubForm(forms.Form):
-    name = NameField(model=Club, label="Club name")
+    name = NameField(model=Club, label=gettext_lazy("Club name"))
     time_zone = time_zone_field(required=False)  # left out: the site's own
 
 
@@ -101,12 +105,18 @@ class TabletIdleForm(forms.Form):
         required=False,
         min_value=TABLET_IDLE_MINUTES[0],
         max_value=TABLET_IDLE_MINUTES[1],
-        label="Sign tablets out after this many minutes idle",
-        help_text=f"{TABLET_IDLE_MINUTES[0]} to {TABLET_IDLE_MINUTES[1]}; empty: never.",
+        label=gettext_lazy("Sign tablets out after this many minutes idle"),
+        help_text=format_lazy(
+            gettext_lazy("{least} to {most}; empty: never."),
+            least=TABLET_IDLE_MINUTES[0],
+            most=TABLET_IDLE_MINUTES[1],
+        ),
         error_messages={
-            "min_value": "At least %(limit_value)s minutes: a long hand would sign the table out.",
-            "max_value": "At most %(limit_value)s minutes (twelve hours).",
-            "invalid": "Type a whole number of minutes, or leave it empty.",
+            "min_value": gettext_lazy(
+                "At least %(limit_value)s minutes: a long hand would sign the table out."
+            ),
+            "max_value": gettext_lazy("At most %(limit_value)s minutes (twelve hours)."),
+            "invalid": gettext_lazy("Type a whole number of minutes, or leave it empty."),
         },
     )
 
@@ -118,26 +128,33 @@ class TabletIdleForm(forms.Form):
 
 
 class JoinForm(forms.Form):
-    invite_code = forms.CharField(max_length=20, label="Invite code")
+    invite_code = forms.CharField(max_length=20, label=gettext_lazy("Invite code"))
 
 
 class PlayerForm(forms.Form):
     name = NameField(
         model=Player,
-        label="Player name",
+        label=gettext_lazy("Player name"),
         widget=forms.TextInput(
-            attrs={"placeholder": "New player's name", "aria-label": "Player name"}
+            attrs={
+                "placeholder": gettext_lazy("New player's name"),
+                "aria-label": gettext_lazy("Player name"),
+            }
         ),
     )
 
 
 class SeasonForm(forms.Form):
-    name = NameField(model=Season)
-    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    name = NameField(model=Season, label=gettext_lazy("Name"))
+    starts_on = forms.DateField(
+        label=gettext_lazy("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
     ends_on = forms.DateField(
         required=False,
-        label="Ends on (optional)",
-        help_text="The first day the season is over; leave empty and close it when it is.",
+        label=gettext_lazy("Ends on (optional)"),
+        help_text=gettext_lazy(
+            "The first day the season is over; leave empty and close it when it is."
+        ),
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
@@ -150,7 +167,7 @@ class SeasonForm(forms.Form):
         cleaned = super().clean()
         starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")
         if starts_on and ends_on and ends_on < starts_on:
-            self.add_error("ends_on", "A season cannot end before it starts.")
+            self.add_error("ends_on", _("A season cannot end before it starts."))
         return cleaned
 
 
@@ -162,8 +179,8 @@ class StandingsForm(forms.Form):
         required=False,
         min_value=1,
         max_value=10_000,
-        label="At least this many games",
-        error_messages={"invalid": "Enter a whole number of games, like 3."},
+        label=gettext_lazy("At least this many games"),
+        error_messages={"invalid": gettext_lazy("Enter a whole number of games, like 3.")},
     )
 
     def options(self) -> dict:
@@ -180,12 +197,17 @@ class GameStartForm(forms.Form):
     """Players in seating order (clockwise), the first dealer, the season and the rules."""
 
     first_dealer = forms.TypedChoiceField(
-        coerce=int, choices=[(n, f"Seat {n + 1}") for n in range(SEATS)], initial=0
+        coerce=int,
+        choices=[(n, str(n + 1)) for n in range(SEATS)],
+        initial=0,
+        label=gettext_lazy("First dealer"),
     )
-    season = RowChoiceField(queryset=Season.objects.none(), empty_label=None)
+    season = RowChoiceField(
+        queryset=Season.objects.none(), empty_label=None, label=gettext_lazy("Season")
+    )
     # One of the club's rule profiles (its id) or a known game ("variant:liverpool").
     profile = forms.ChoiceField(
-        label="House rules",
+        label=gettext_lazy("House rules"),
         help_text=gettext_lazy("The club's own rules, or a known game as its source plays it."),
         error_messages={
             "invalid_choice": gettext_lazy("Pick one of this club's rule profiles or a known game.")
@@ -208,9 +230,9 @@ class GameStartForm(forms.Form):
             self.fields[f"seat_{n}"] = RowChoiceField(
                 queryset=players,
                 required=False,
-                label=f"Seat {n + 1}",
+                label=_("Seat %(number)s") % {"number": n + 1},
                 widget=PlainSelect(roster, blank="—"),
-                error_messages={"invalid_choice": "Pick a player of this club."},
+                error_messages={"invalid_choice": _("Pick a player of this club.")},
             )
         self.order_fields([f"seat_{n}" for n in range(self.seats)])
         # The first dealer is named by the player sent for that seat (a page sent again after an
@@ -222,20 +244,23 @@ class GameStartForm(forms.Form):
             else []
         )
         self.fields["first_dealer"].choices = [
-            (n, names.get(chosen[n]) or f"Seat {n + 1}") for n in range(self.seats)
+            (n, names.get(chosen[n]) or _("Seat %(number)s") % {"number": n + 1})
+            for n in range(self.seats)
         ]
-        self.fields["season"].error_messages["invalid_choice"] = "Pick one of this club's seasons."
+        self.fields["season"].error_messages["invalid_choice"] = _(
+            "Pick one of this club's seasons."
+        )
         self.fields["season"].queryset = club.seasons.all()
         self.fields["season"].initial = Season.objects.current(club)
         self.fields["profile"].choices = [
             (
-                gettext("%(club)s's rules") % {"club": club},
+                _("%(club)s's rules") % {"club": club},
                 [(str(profile.pk), profile.name) for profile in profiles],
             ),
             (
-                gettext("Known games"),
+                _("Known games"),
                 [
-                    (VARIANT_PREFIX + variant.key, gettext(variant.name))
+                    (VARIANT_PREFIX + variant.key, _(variant.name))
                     for variant in rules.VARIANTS
                 ],
             ),
@@ -255,11 +280,18 @@ class GameStartForm(forms.Form):
         cleaned = super().clean()
         extra = [key for key in self.data if key.startswith("seat_") and key not in self.fields]
         if extra:
-            raise forms.ValidationError(f"These rules seat at most {self.seats} players.")
+            raise forms.ValidationError(
+                ngettext(
+                    "These rules seat at most %(seats)s player.",
+                    "These rules seat at most %(seats)s players.",
+                    self.seats,
+                )
+                % {"seats": self.seats}
+            )
         players = [cleaned.get(f"seat_{n}") for n in range(self.seats)]
         players = [player for player in players if player is not None]
         if len(set(players)) != len(players):
-            raise forms.ValidationError("Each player can sit at the table only once.")
+            raise forms.ValidationError(_("Each player can sit at the table only once."))
         chosen = cleaned.get("profile")
         if chosen is not None:
             house_rules = chosen.house_rules
@@ -267,21 +299,26 @@ class GameStartForm(forms.Form):
             cleaned["profile"] = chosen if isinstance(chosen, RulesProfile) else None
             cleaned["house_rules"] = house_rules
             if not house_rules.min_players <= len(players) <= house_rules.max_players:
-                name = str(chosen) if cleaned["profile"] else gettext(chosen.name)
+                name = str(chosen) if cleaned["profile"] else _(chosen.name)
                 raise forms.ValidationError(
-                    f"Pick {house_rules.min_players} to {house_rules.max_players} players "
-                    f"for {name}; you picked {len(players)}."
+                    _("Pick %(least)s to %(most)s players for %(rules)s; you picked %(picked)s.")
+                    % {
+                        "least": house_rules.min_players,
+                        "most": house_rules.max_players,
+                        "rules": name,
+                        "picked": len(players),
+                    }
                 )
         if cleaned.get("first_dealer", 0) >= len(players) and players:
-            self.add_error("first_dealer", "The first dealer must be one of the seated players.")
+            self.add_error("first_dealer", _("The first dealer must be one of the seated players."))
         cleaned["players"] = players
         return cleaned
 
 
 class ClubImportForm(forms.Form):
     document = forms.FileField(
-        label="Club export (.json)",
-        help_text="A file from “Everything (JSON)” of a Shanghai Scorekeeper club.",
+        label=gettext_lazy("Club export (.json)"),
+        help_text=gettext_lazy("A file from “Everything (JSON)” of a Shanghai Scorekeeper club."),
     )
 
     def clean_document(self):

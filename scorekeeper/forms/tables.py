@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 import rules
 from scorekeeper.models import Game, Hand, Round, Seat
@@ -87,40 +89,55 @@ class ShanghaiForm(SeatActionForm):
     discarder = SeatField(required=False)
 
 
+# The count of cards in words: the words translated ("una", "dos": a card is feminine in Spanish).
 NUMBER_WORDS = (
-    "no",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
+    gettext_noop("no"),
+    gettext_noop("one"),
+    gettext_noop("two"),
+    gettext_noop("three"),
+    gettext_noop("four"),
+    gettext_noop("five"),
+    gettext_noop("six"),
+    gettext_noop("seven"),
+    gettext_noop("eight"),
+    gettext_noop("nine"),
+    gettext_noop("ten"),
 )
 
 
 def cards_in_words(count: int) -> str:
     """ "Two cards", "One card", "12 cards": a count of cards as a sentence starts."""
-    words = NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
-    return f"{words[0].upper()}{words[1:]} card{'' if count == 1 else 's'}"
+    words = _(NUMBER_WORDS[count]) if count < len(NUMBER_WORDS) else str(count)
+    text = ngettext("%(words)s card", "%(words)s cards", count) % {"words": words}
+    return text[0].upper() + text[1:]
 
 
 def count_problem(held: int, entered: int) -> str:
     """What the count check says of a hand said to hold `held` cards with `entered` entered,
     when it is saved and while its cards are entered (`count_said`)."""
+    numbers = {"held": held, "entered": entered}
     if entered < held:
-        missing = cards_in_words(held - entered)
+        numbers["missing"] = cards_in_words(held - entered)
         return (
-            f"{missing} missing: this hand holds {held} and {entered} are entered. Add "
-            f"{'it' if held - entered == 1 else 'them'}, or tap how many it holds."
+            ngettext(
+                "%(missing)s missing: this hand holds %(held)s and %(entered)s are entered. "
+                "Add it, or tap how many it holds.",
+                "%(missing)s missing: this hand holds %(held)s and %(entered)s are entered. Add "
+                "them, or tap how many it holds.",
+                held - entered,
+            )
+            % numbers
         )
-    extra = cards_in_words(entered - held)
+    numbers["extra"] = cards_in_words(entered - held)
     return (
-        f"{extra} too many: this hand holds {held} and {entered} are entered. Take "
-        f"{'it' if entered - held == 1 else 'them'} out, or tap how many it holds."
+        ngettext(
+            "%(extra)s too many: this hand holds %(held)s and %(entered)s are entered. Take it "
+            "out, or tap how many it holds.",
+            "%(extra)s too many: this hand holds %(held)s and %(entered)s are entered. Take them "
+            "out, or tap how many it holds.",
+            entered - held,
+        )
+        % numbers
     )
 
 
@@ -186,12 +203,12 @@ class ScoreForm(VersionedForm):
                 initial=round_.went_out_id,
                 empty_label=None,
                 required=False,  # not sent: unchanged
-                label="Went out",
-                error_messages={"invalid_choice": "Pick a player of this table."},
+                label=gettext_lazy("Went out"),
+                error_messages={"invalid_choice": gettext_lazy("Pick a player of this table.")},
             )
             self.fields["went_out"].label_from_instance = lambda seat: seat.player.name
             self.fields["rummy"] = forms.BooleanField(
-                required=False, initial=round_.rummy, label="in one turn"
+                required=False, initial=round_.rummy, label=gettext_lazy("in one turn")
             )
         being_scored = round_ is not None and (editing or round_.went_out_id is not None)
         if hands is None and being_scored:
@@ -200,14 +217,17 @@ class ScoreForm(VersionedForm):
             if hand.seat_id == round_.went_out_id and not editing:
                 continue
             self.fields[f"cards_{hand.seat_id}"] = forms.CharField(
-                required=False, max_length=200, label="Cards"
+                required=False, max_length=200, label=gettext_lazy("Cards")
             )
             self.fields[f"points_{hand.seat_id}"] = forms.IntegerField(
-                required=False, min_value=0, max_value=10000, label="or points"
+                required=False, min_value=0, max_value=10000, label=gettext_lazy("or points")
             )
             # The count check: how many cards the player says the hand holds, when they said.
             self.fields[f"held_{hand.seat_id}"] = forms.IntegerField(
-                required=False, min_value=1, max_value=rules.MAX_CARDS_HELD, label="Cards held"
+                required=False,
+                min_value=1,
+                max_value=rules.MAX_CARDS_HELD,
+                label=gettext_lazy("Cards held"),
             )
             cards, points = (
                 (hand.cards, hand.points)
@@ -247,7 +267,7 @@ class ScoreForm(VersionedForm):
             points = cleaned.get(f"points_{seat_id}")
             if text.strip() and points is not None:
                 self.add_error(
-                    f"points_{seat_id}", "Enter the cards or the points, not both: clear one."
+                    f"points_{seat_id}", _("Enter the cards or the points, not both: clear one.")
                 )
             elif text.strip():
                 try:

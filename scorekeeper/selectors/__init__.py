@@ -13,7 +13,7 @@ need, so they are named here too: `selectors.game_board(game)`, and for a tap,
 `selectors.table_board(...)` (its answer's board, from what the tap changed)."""
 
 from .boards import Board, SeatLine, game_board, last_action, round_points, table_board, table_melds
-from .sessions import other_browsers
+from .sessions import account_language, other_browsers
 from .standings import standings_recounting
 from .table_history import (
     changes_since,
@@ -32,6 +32,7 @@ __all__ = [
     "SeatLine",
     "ShanghaiClaims",
     "Table",
+    "account_language",
     "changes_since",
     "game_board",
     "game_checks",

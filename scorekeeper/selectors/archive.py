@@ -53,8 +53,8 @@ EXPORTED = [
 ]
 # A TV link, like a season's share link, opens a table to anyone: a copy makes its own.
 # Imports and recounts are work queued for the club, not its record; the owners' audit trail and
-# the accounts' sessions are this site's, not the club's. The players' head to head and points
-# left are sums of their results, added up again from them when a club is imported.
+# the accounts' sessions and languages are this site's, not the club's. The players' head to
+# head and points left are sums of their results, added up again from them when a club is imported.
 NOT_EXPORTED = {
     "Club",
     "Membership",
@@ -64,6 +64,7 @@ NOT_EXPORTED = {
     "Recount",
     "OwnerAction",
     "MemberSession",
+    "AccountLanguage",
     "Rivalry",
     "PointsLeft",
 }

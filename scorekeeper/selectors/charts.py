@@ -7,6 +7,9 @@ import math
 from dataclasses import dataclass, field
 
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 WIDTH = 360
 LEFT, RIGHT, TOP, BOTTOM = 44, 24, 12, 28
@@ -179,7 +182,14 @@ def running_totals_chart(board) -> LineChart | None:
     """A table's running totals after each contract played (None before the first is scored)."""
     if not board.rounds_played:
         return None
-    labels = ["Start", *[f"C{round_.number}" for round_ in board.rounds if round_.finished_at]]
+    labels = [
+        _("Start"),
+        *[
+            _("C%(number)s") % {"number": round_.number}
+            for round_ in board.rounds
+            if round_.finished_at
+        ],
+    ]
     series = []
     for line in board.lines:
         total, totals = 0, [0]
@@ -187,13 +197,17 @@ def running_totals_chart(board) -> LineChart | None:
             total += points or 0
             totals.append(total)
         series.append((str(line.seat.player), totals))
-    leaders = " and ".join(str(line.seat.player) for line in board.lines if line.place == 1)
+    leading = [str(line.seat.player) for line in board.lines if line.place == 1]
+    leaders = f" {_('and')} ".join(leading)
+    played = ngettext(
+        "Each player's total after the %(played)s contract played; lowest is best.",
+        "Each player's total after each of the %(played)s contracts played; lowest is best.",
+        board.rounds_played,
+    ) % {"played": board.rounds_played}
+    lead = ngettext("%(leaders)s leads.", "%(leaders)s lead.", len(leading)) % {"leaders": leaders}
     return line_chart(
-        title="Running totals",
-        description=(
-            f"Each player's total after each of the {board.rounds_played} contracts played; "
-            f"lowest is best. {leaders} lead{'s' if ' and ' not in leaders else ''}."
-        ),
+        title=_("Running totals"),
+        description=f"{played} {lead}",
         labels=labels,
         series=series,
     )
@@ -206,24 +220,46 @@ def player_charts(name: str, series: list[dict], games: int | None = None) -> li
     if not series:
         return []
     days = [timezone.localtime(row["finished_at"]) for row in series]
-    labels = [f"{day.day} {day:%b}" for day in days]
-    tables = f"{len(series)} finished tables"
+    labels = [date_format(day, "j M") for day in days]
+    tables = ngettext("%(count)s finished table", "%(count)s finished tables", len(series)) % {
+        "count": len(series)
+    }
     if games is not None and games > len(series):
-        tables = f"the last {len(series)} of {games:,} finished tables"
+        tables = _("the last %(count)s of %(games)s finished tables") % {
+            "count": len(series),
+            "games": f"{games:,}",
+        }
     totals = [row["total"] for row in series]
     ratings = [round(row["rating"], 1) for row in series]
 
-    def chart(title: str, column: str, values: list, what: str, reading: str) -> LineChart:
-        description = f"{name}'s {what} of {tables}, oldest first; {reading}"
+    def chart(title: str, column: str, values: list, description: str) -> LineChart:
         return line_chart(
             title=title, description=description, labels=labels, series=[(column, values)]
         )
 
-    best = f"lowest is best. Best {min(totals)}, last {totals[-1]}."
-    now = f"higher is better. Now {_number(ratings[-1])}."
+    words = {"name": name, "tables": tables, "best": min(totals), "last": totals[-1]}
+    words["now"] = _number(ratings[-1])
     return [
-        chart("Final totals", "Final total", totals, "final total at each", best),
-        chart("Rating", "Rating", ratings, "rating after each", now),
+        chart(
+            _("Final totals"),
+            _("Final total"),
+            totals,
+            _(
+                "%(name)s's final total at each of %(tables)s, oldest first; lowest is best. "
+                "Best %(best)s, last %(last)s."
+            )
+            % words,
+        ),
+        chart(
+            _("Rating"),
+            _("Rating"),
+            ratings,
+            _(
+                "%(name)s's rating after each of %(tables)s, oldest first; higher is better. "
+                "Now %(now)s."
+            )
+            % words,
+        ),
     ]
 
 
@@ -233,8 +269,9 @@ def wins_chart(wins: list[tuple[str, int]]) -> BarChart | None:
         return None
     leader, most = max(wins, key=lambda pair: pair[1])
     return bar_chart(
-        title="Wins per player",
-        description=f"Tables won by each player; {leader} has won most, {most}.",
-        value_name="Wins",
+        title=_("Wins per player"),
+        description=_("Tables won by each player; %(leader)s has won most, %(most)s.")
+        % {"leader": leader, "most": most},
+        value_name=_("Wins"),
         bars=wins,
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, Sum
 from django.template.defaultfilters import filesizeformat
 from django.utils.timezone import localtime
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scorekeeper.models import Club, Game, Photo, Player, Round, RulesProfile, Season
@@ -22,112 +23,168 @@ class DeletionPreview:
     refusal: str = ""
 
 
-def counted(number: int, singular: str, plural: str) -> str:
-    """ "1 table", "3 tables"."""
-    return ngettext("%(n)d " + singular, "%(n)d " + plural, number) % {"n": number}
+def _tables(number: int) -> str:
+    return ngettext("%(count)s table", "%(count)s tables", number) % {"count": number}
 
 
 def _photos_line(photos) -> str:
     """ "4 photos (2.3 MB)" of a queryset of photos."""
     figures = photos.aggregate(count=Count("pk"), size=Sum("size", default=0))
-    return f"{counted(figures['count'], 'photo', 'photos')} ({filesizeformat(figures['size'])})"
+    return ngettext(
+        "%(count)s photo (%(size)s)", "%(count)s photos (%(size)s)", figures["count"]
+    ) % {
+        "count": figures["count"],
+        "size": filesizeformat(figures["size"]),
+    }
 
 
 def _contracts_line(rounds) -> str:
-    return counted(rounds.filter(finished_at__isnull=False).count(), "contract", "contracts")
+    played = rounds.filter(finished_at__isnull=False).count()
+    return ngettext("%(count)s contract", "%(count)s contracts", played) % {"count": played}
 
 
 def player_preview(player: Player) -> DeletionPreview:
     tables = player.seats.aggregate(
         all=Count("pk"), finished=Count("pk", filter=Q(game__finished_at__isnull=False))
     )
+    what = _("the player %(player)s") % {"player": player}
     if not tables["all"]:
         return DeletionPreview(
-            what=f"the player {player}",
-            goes=[f"{player}: no table has had {player} at it, so nothing else changes."],
+            what=what,
+            goes=[
+                _("%(player)s: no table has had %(player)s at it, so nothing else changes.")
+                % {"player": player}
+            ],
         )
     in_play = tables["all"] - tables["finished"]
-    keeps = "keeps" if tables["finished"] == 1 else "keep"
     stays = [
-        f"{counted(tables['finished'], 'finished table', 'finished tables')} {keeps} "
-        f"{player}'s name, scores and totals; the standings and ratings do not change.",
+        ngettext(
+            "%(count)s finished table keeps %(player)s's name, scores and totals; the standings "
+            "and ratings do not change.",
+            "%(count)s finished tables keep %(player)s's name, scores and totals; the standings "
+            "and ratings do not change.",
+            tables["finished"],
+        )
+        % {"count": tables["finished"], "player": player},
     ]
     if in_play:
-        goes_on = "goes" if in_play == 1 else "go"
         stays.append(
-            f"{counted(in_play, 'table', 'tables')} in play {goes_on} on with {player} seated."
+            ngettext(
+                "%(count)s table in play goes on with %(player)s seated.",
+                "%(count)s tables in play go on with %(player)s seated.",
+                in_play,
+            )
+            % {"count": in_play, "player": player}
         )
     return DeletionPreview(
-        what=f"the player {player}",
+        what=what,
         goes=[
-            f"{player} is no longer listed among the club's players nor offered for new "
-            f"tables. Adding a player called {player} again brings them back."
+            _(
+                "%(player)s is no longer listed among the club's players nor offered for new "
+                "tables. Adding a player called %(player)s again brings them back."
+            )
+            % {"player": player}
         ],
         stays=stays,
     )
 
 
 def profile_preview(profile: RulesProfile) -> DeletionPreview:
-    what = f"the rule profile {profile}"
+    what = _("the rule profile %(profile)s") % {"profile": profile}
     if not profile.club.profiles.exclude(pk=profile.pk).exists():
         return DeletionPreview(
             what=what,
-            refusal=f"{profile} is the club's only rule profile, and new tables need one: "
-            "make another profile first.",
+            refusal=_(
+                "%(profile)s is the club's only rule profile, and new tables need one: make "
+                "another profile first."
+            )
+            % {"profile": profile},
         )
     tables = profile.games.count()
-    keep = "keeps its" if tables == 1 else "keep their"
     return DeletionPreview(
         what=what,
-        goes=[f"{profile} and its house rules: it is no longer offered for new tables."],
+        goes=[
+            _("%(profile)s and its house rules: it is no longer offered for new tables.")
+            % {"profile": profile}
+        ],
         stays=[
-            f"{counted(tables, 'table', 'tables')} started under {profile} {keep} own copy of "
-            "its rules, scores and totals; the standings do not change."
+            ngettext(
+                "%(count)s table started under %(profile)s keeps its own copy of its rules, "
+                "scores and totals; the standings do not change.",
+                "%(count)s tables started under %(profile)s keep their own copy of its rules, "
+                "scores and totals; the standings do not change.",
+                tables,
+            )
+            % {"count": tables, "profile": profile}
         ],
     )
 
 
 def season_preview(season: Season) -> DeletionPreview:
-    what = f"the season {season}"
+    what = _("the season %(season)s") % {"season": season}
     tables = season.games.count()
     if tables:
         return DeletionPreview(
             what=what,
-            refusal=f"{season} has {counted(tables, 'table', 'tables')}, and the standings "
-            f"need it: delete those tables first, or keep {season} (closing it ends it today).",
+            refusal=_(
+                "%(season)s has %(tables)s, and the standings need it: delete those tables "
+                "first, or keep %(season)s (closing it ends it today)."
+            )
+            % {"season": season, "tables": _tables(tables)},
         )
     if not season.club.seasons.exclude(pk=season.pk).exists():
         return DeletionPreview(
             what=what,
-            refusal=f"{season} is the club's only season, and new tables need one: add another "
-            "season first.",
+            refusal=_(
+                "%(season)s is the club's only season, and new tables need one: add another "
+                "season first."
+            )
+            % {"season": season},
         )
     return DeletionPreview(
         what=what,
-        goes=[f"{season}: no table was played in it, so no standings change."],
+        goes=[
+            _("%(season)s: no table was played in it, so no standings change.") % {"season": season}
+        ],
     )
 
 
 def game_preview(game: Game) -> DeletionPreview:
     names = ", ".join(seat.player.name for seat in game.seats.select_related("player"))
+    entries, questions = game.events.count(), game.checks.count()
     goes = [
-        f"The table of {names}, started {localtime(game.started_at):%Y-%m-%d}: "
-        f"{_contracts_line(game.rounds)} played, "
-        f"{counted(game.events.count(), 'entry', 'entries')} of history, "
-        f"{counted(game.checks.count(), 'question', 'questions')} asked of the meld checker, "
-        f"{_photos_line(game.photos)}."
+        _(
+            "The table of %(names)s, started %(day)s: %(contracts)s played, %(entries)s of "
+            "history, %(questions)s asked of the meld checker, %(photos)s."
+        )
+        % {
+            "names": names,
+            "day": f"{localtime(game.started_at):%Y-%m-%d}",
+            "contracts": _contracts_line(game.rounds),
+            "entries": ngettext("%(count)s entry", "%(count)s entries", entries)
+            % {"count": entries},
+            "questions": ngettext("%(count)s question", "%(count)s questions", questions)
+            % {"count": questions},
+            "photos": _photos_line(game.photos),
+        }
     ]
     if game.finished_at is not None:
         goes.append(
-            f"Its results leave the standings of {game.season} and all time; the ratings of "
-            "the tables finished after it are worked out again without it."
+            _(
+                "Its results leave the standings of %(season)s and all time; the ratings of "
+                "the tables finished after it are worked out again without it."
+            )
+            % {"season": game.season}
         )
     else:
-        goes.append("It is still in play: it never reached the standings.")
+        goes.append(_("It is still in play: it never reached the standings."))
     return DeletionPreview(
-        what="this table",
+        what=_("this table"),
         goes=goes,
-        stays=[f"The players ({names}) and every other table of {game.club}."],
+        stays=[
+            _("The players (%(names)s) and every other table of %(club)s.")
+            % {"names": names, "club": game.club}
+        ],
     )
 
 
@@ -137,20 +194,43 @@ def club_preview(club: Club) -> DeletionPreview:
         all=Count("pk"), finished=Count("pk", filter=Q(finished_at__isnull=False))
     )
     members = club.memberships.count()
+    players, seasons = club.players.count(), club.seasons.count()
+    profiles = club.profiles.count()
     return DeletionPreview(
-        what=f"the club {club}",
+        what=_("the club %(club)s") % {"club": club},
         goes=[
-            f"{counted(figures['all'], 'table', 'tables')} ({figures['finished']} finished) with "
-            f"{_contracts_line(Round.objects.filter(game__club=club))} and "
-            f"{_photos_line(Photo.objects.filter(game__club=club))}.",
-            f"{counted(club.players.count(), 'player', 'players')}, "
-            f"{counted(club.seasons.count(), 'season', 'seasons')} and their standings, "
-            f"{counted(club.profiles.count(), 'rule profile', 'rule profiles')}, the invite "
-            "code and the share and TV links.",
+            _("%(tables)s (%(finished)s finished) with %(contracts)s and %(photos)s.")
+            % {
+                "tables": _tables(figures["all"]),
+                "finished": figures["finished"],
+                "contracts": _contracts_line(Round.objects.filter(game__club=club)),
+                "photos": _photos_line(Photo.objects.filter(game__club=club)),
+            },
+            _(
+                "%(players)s, %(seasons)s and their standings, %(profiles)s, the invite code "
+                "and the share and TV links."
+            )
+            % {
+                "players": ngettext("%(count)s player", "%(count)s players", players)
+                % {"count": players},
+                "seasons": ngettext("%(count)s season", "%(count)s seasons", seasons)
+                % {"count": seasons},
+                "profiles": ngettext("%(count)s rule profile", "%(count)s rule profiles", profiles)
+                % {"count": profiles},
+            },
         ],
         stays=[
-            f"The accounts of its members ({counted(members, 'member', 'members')}): they can "
-            "still log in and stay in their other clubs.",
-            "Nothing can bring the club back: export it first (Everything, JSON) to keep a copy.",
+            ngettext(
+                "The accounts of its members (%(count)s member): they can still log in and stay "
+                "in their other clubs.",
+                "The accounts of its members (%(count)s members): they can still log in and "
+                "stay in their other clubs.",
+                members,
+            )
+            % {"count": members},
+            _(
+                "Nothing can bring the club back: export it first (Everything, JSON) to keep a "
+                "copy."
+            ),
         ],
     )

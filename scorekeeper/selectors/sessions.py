@@ -1,11 +1,11 @@
-"""What a signed-in browser is held to (the idle time of the clubs its member belongs to), and the
-other browsers signed in to the same account."""
+"""What a signed-in browser is held to (the idle time of the clubs its member belongs to, the
+language its member chose), and the other browsers signed in to the same account."""
 
 from django.contrib.sessions.models import Session
 from django.db.models import Min
 from django.utils import timezone
 
-from scorekeeper.models import Club
+from scorekeeper.models import AccountLanguage, Club
 
 
 def tablet_idle_minutes(*, user_id: int) -> int | None:
@@ -20,3 +20,9 @@ def other_browsers(*, user, session_key: str) -> int:
     expired has no row any more)."""
     live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
     return user.signed_in.filter(session_key__in=live).exclude(session_key=session_key).count()
+
+
+def account_language(*, user_id: int) -> str:
+    """The language the member chose (a code of settings.LANGUAGES), or "" for their browser's."""
+    chosen = AccountLanguage.objects.filter(user_id=user_id).values_list("language", flat=True)
+    return chosen.first() or ""

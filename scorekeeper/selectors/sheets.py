@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scorekeeper.models import Game
 
@@ -42,8 +45,12 @@ def went_out_most(counts: Counter) -> str:
     if not most:
         return ""
     names = sorted(name for name, count in counts.items() if count == most)
-    names = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-    return f"Went out most: {names}, {most} contract{'s' if most != 1 else ''}."
+    names = f" {_('and')} ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    return ngettext(
+        "Went out most: %(names)s, %(most)s contract.",
+        "Went out most: %(names)s, %(most)s contracts.",
+        most,
+    ) % {"names": names, "most": most}
 
 
 def _local(moment, club):
@@ -54,25 +61,53 @@ def _local(moment, club):
 def _standing(game: Game, board: Board) -> str:
     """Who won (or, while the table plays, who leads) and with how many points."""
     if not board.leaders:
-        return "No contract scored yet."
-    leaders = " and ".join(str(line.seat.player) for line in board.leaders)
-    points = board.leaders[0].total
-    points = f"{points} point{'s' if points != 1 else ''}"
+        return _("No contract scored yet.")
+    words = {
+        "leaders": f" {_('and')} ".join(str(line.seat.player) for line in board.leaders),
+        "points": board.leaders[0].total,
+        "played": board.rounds_played,
+        "contracts": board.contract_count,
+    }
     shared = len(board.leaders) > 1
-    if game.finished_at is None:
-        after = f"after {board.rounds_played} of {board.contract_count} contracts"
-        return f"{leaders} {'lead' if shared else 'leads'} with {points} {after}."
-    return f"{leaders} {'share the win' if shared else 'wins'} with {points}."
+    if game.finished_at is None and shared:
+        said = ngettext(
+            "%(leaders)s lead with %(points)s point after %(played)s of %(contracts)s contracts.",
+            "%(leaders)s lead with %(points)s points after %(played)s of %(contracts)s contracts.",
+            words["points"],
+        )
+    elif game.finished_at is None:
+        said = ngettext(
+            "%(leaders)s leads with %(points)s point after %(played)s of %(contracts)s contracts.",
+            "%(leaders)s leads with %(points)s points after %(played)s of %(contracts)s contracts.",
+            words["points"],
+        )
+    elif shared:
+        said = ngettext(
+            "%(leaders)s share the win with %(points)s point.",
+            "%(leaders)s share the win with %(points)s points.",
+            words["points"],
+        )
+    else:
+        said = ngettext(
+            "%(leaders)s wins with %(points)s point.",
+            "%(leaders)s wins with %(points)s points.",
+            words["points"],
+        )
+    return said % words
 
 
 def table_sheet(game: Game, board: Board) -> Sheet:
     """A table's sheet, from the board its page shows (no query of its own): the final sheet
     once it is over, the scores so far while it plays."""
     lines = sorted(board.lines, key=lambda line: (line.place, str(line.seat.player).casefold()))
-    contracts = [f"C{round_.number}" for round_ in board.rounds if round_.finished_at]
+    contracts = [
+        _("C%(number)s") % {"number": round_.number}
+        for round_ in board.rounds
+        if round_.finished_at
+    ]
     scores = Section(
-        heading="Final scores" if game.finished_at else "Scores so far",
-        columns=("Place", "Player", *contracts, "Total"),
+        heading=_("Final scores") if game.finished_at else _("Scores so far"),
+        columns=(_("Place"), _("Player"), *contracts, _("Total")),
         rows=tuple(
             (
                 str(line.place),
@@ -84,8 +119,14 @@ def table_sheet(game: Game, board: Board) -> Sheet:
         ),
     )
     calls = Section(
-        heading="Contracts",
-        columns=("Player", "Went out", "Shanghai claims", "Shanghai protects", "May I?s used"),
+        heading=_("Contracts"),
+        columns=(
+            _("Player"),
+            _("Went out"),
+            _("Shanghai claims"),
+            _("Shanghai protects"),
+            _("May I?s used"),
+        ),
         rows=tuple(
             (
                 str(line.seat.player),
@@ -98,7 +139,7 @@ def table_sheet(game: Game, board: Board) -> Sheet:
         ),
     )
     out = went_out_most(Counter({str(line.seat.player): line.rounds_won for line in lines}))
-    day = _local(game.finished_at or game.started_at, game.club).strftime("%a %-d %b %Y")
+    day = date_format(_local(game.finished_at or game.started_at, game.club), "D j M Y")
     return Sheet(
         title=f"{game.club} · {day}",
         lines=tuple(sentence for sentence in (_standing(game, board), out) if sentence),
@@ -114,8 +155,8 @@ def night_sheet(night: Tonight) -> Sheet:
     totals, who went out most tonight, and how the standings moved (no query of its own)."""
     finished = [table for table in night.tables if table.finished]
     tables = Section(
-        heading="Tables",
-        columns=("Started", "Places and totals"),
+        heading=_("Tables"),
+        columns=(_("Started"), _("Places and totals")),
         rows=tuple(
             (
                 f"{_local(table.game.started_at, night.club):%H:%M}",
@@ -128,11 +169,11 @@ def night_sheet(night: Tonight) -> Sheet:
     )
     moves = Section(
         heading=(
-            "How the all-time standings moved"
+            _("How the all-time standings moved")
             if night.all_time
-            else f"How the standings of {night.season} moved"
+            else _("How the standings of %(season)s moved") % {"season": night.season}
         ),
-        columns=("Place", "Player", "Moved", "Rating"),
+        columns=(_("Place"), _("Player"), _("Moved"), _("Rating")),
         rows=tuple(
             (str(move.place), str(move.player), _moved(move), f"{move.rating:.1f}")
             for move in night.moves
@@ -144,11 +185,17 @@ def night_sheet(night: Tonight) -> Sheet:
             out[str(result.player)] += result.rounds_won
     count = len(night.tables)
     return Sheet(
-        title=f"{night.club} tonight · {night.day.strftime('%a %-d %b %Y')}",
+        title=_("%(club)s tonight · %(day)s")
+        % {"club": night.club, "day": date_format(night.day, "D j M Y")},
         lines=tuple(
             sentence
             for sentence in (
-                f"{count} table{'s' if count != 1 else ''}, {len(finished)} finished.",
+                ngettext(
+                    "%(count)s table, %(finished)s finished.",
+                    "%(count)s tables, %(finished)s finished.",
+                    count,
+                )
+                % {"count": count, "finished": len(finished)},
                 went_out_most(out),
             )
             if sentence
@@ -168,12 +215,12 @@ def night_sheet(night: Tonight) -> Sheet:
 
 def _moved(move) -> str:
     if move.places_up is None:
-        return "new"
+        return _("new")
     if move.places_up > 0:
-        return f"up {move.places_up}"
+        return _("up %(places)s") % {"places": move.places_up}
     if move.places_up < 0:
-        return f"down {move.places_down}"
-    return "same"
+        return _("down %(places)s") % {"places": move.places_down}
+    return _("same")
 
 
 def sheet_text(sheet: Sheet) -> str:

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Min, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import (
     Club,
@@ -25,7 +26,7 @@ from scorekeeper.models import (
 # zero, and climbs as it grows surer): the standings say "new" instead.
 RATED_AFTER_TABLES = 5
 
-TIE_BREAK = (
+TIE_BREAK = _(
     "Placed by win rate (a shared win counts as a win for each); equal win rates by the lower "
     "average final total, then by more games; players equal on all three share a place."
 )
@@ -40,18 +41,18 @@ class Column:
 
 
 COLUMNS = {
-    "place": Column("Place", "place", False),
-    "player": Column("Player", "name", False),
-    "games": Column("Games", "games", True),
-    "wins": Column("Wins", "wins", True),
-    "win_rate": Column("Win rate", "win_rate", True),
-    "average": Column("Average final total", "average_total", False),
-    "per_round": Column("Points per round", "points_per_round", False),
-    "best": Column("Best game", "best", False),
-    "rounds_won": Column("Rounds won", "rounds_won", True),
-    "shanghai": Column("Shanghai claims", "shanghai_claims", True),
-    "may_i": Column("May I?s used", "may_i_used", True),
-    "rating": Column("Rating", "rating", True),
+    "place": Column(_("Place"), "place", False),
+    "player": Column(_("Player"), "name", False),
+    "games": Column(_("Games"), "games", True),
+    "wins": Column(_("Wins"), "wins", True),
+    "win_rate": Column(_("Win rate"), "win_rate", True),
+    "average": Column(_("Average final total"), "average_total", False),
+    "per_round": Column(_("Points per round"), "points_per_round", False),
+    "best": Column(_("Best game"), "best", False),
+    "rounds_won": Column(_("Rounds won"), "rounds_won", True),
+    "shanghai": Column(_("Shanghai claims"), "shanghai_claims", True),
+    "may_i": Column(_("May I?s used"), "may_i_used", True),
+    "rating": Column(_("Rating"), "rating", True),
 }
 
 

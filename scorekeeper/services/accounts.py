@@ -1,5 +1,6 @@
-"""A member's own account: the e-mail address for password resets (a new one confirmed from its
-own mailbox), notices of changes to the old one, and leaving for good."""
+"""A member's own account: the language of its pages and e-mails, the e-mail address for password
+resets (a new one confirmed from its own mailbox), notices of changes to the old one, and leaving
+for good."""
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -9,9 +10,13 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from scorekeeper.models import Club, MemberSession, Membership, Role
+from scorekeeper.models import AccountLanguage, Club, MemberSession, Membership, Role
+from scorekeeper.selectors.sessions import account_language
 
 from .polls import poll_passes_revoke
 from .refusals import ActionRefused, WrongPassword
@@ -19,13 +24,32 @@ from .roles import club_lock
 
 EMAIL_CONFIRM_SALT = "scorekeeper.accounts.email_confirm"
 
+
+@transaction.atomic
+def account_language_set(*, user, language: str) -> None:
+    """The language of `user`'s pages and e-mails: a code of settings.LANGUAGES, or "" for
+    their browser's."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise ActionRefused(_("That language is not one the app speaks."))
+    if language:
+        AccountLanguage.objects.update_or_create(user=user, defaults={"language": language})
+    else:
+        AccountLanguage.objects.filter(user=user).delete()
+
+
+def in_their_language(user):
+    """What an e-mail to `user` is written in: the language they chose, else the one of the page
+    that sends it (their browser's)."""
+    return translation.override(account_language(user_id=user.pk) or translation.get_language())
+
+
 # What each notice to the account's address says changed (its subject, then its first line).
 NOTICES = {
-    "password": "Your password was changed",
-    "email": "A new e-mail address was asked for",
-    "email_removed": "Your e-mail address was removed",
-    "two_factor_on": "Two-factor sign-in was turned on",
-    "two_factor_off": "Two-factor sign-in was turned off",
+    "password": gettext_lazy("your password was changed"),
+    "email": gettext_lazy("a new e-mail address was asked for"),
+    "email_removed": gettext_lazy("your e-mail address was removed"),
+    "two_factor_on": gettext_lazy("two-factor sign-in was turned on"),
+    "two_factor_off": gettext_lazy("two-factor sign-in was turned off"),
 }
 
 
@@ -35,9 +59,10 @@ def account_notice_send(*, user, change: str, address: str = "", new_address: st
     address = address or user.email
     if not address:
         return
-    subject = f"Shanghai Scorekeeper: {NOTICES[change].lower()}"
-    context = {"user": user, "change": change, "new_address": new_address}
-    body = render_to_string("registration/account_notice_email.txt", context)
+    with in_their_language(user):
+        subject = _("Shanghai Scorekeeper: %(change)s") % {"change": NOTICES[change]}
+        context = {"user": user, "change": change, "new_address": new_address}
+        body = render_to_string("registration/account_notice_email.txt", context)
     send_mail(subject, body, None, [address])
 
 
@@ -53,7 +78,7 @@ def account_email_change(*, user, email: str, password: str, site: str) -> bool:
     removes the address at once. `site` is the scheme and host the link starts with. Returns
     whether a link was sent (False: the address was removed, or was already this one)."""
     if not user.check_password(password):
-        raise WrongPassword("That is not your password, so the address was not changed.")
+        raise WrongPassword(_("That is not your password, so the address was not changed."))
     email = email.strip()
     if email.lower() == user.email.lower():
         return False
@@ -72,8 +97,10 @@ def account_email_change(*, user, email: str, password: str, site: str) -> bool:
         "days": settings.PASSWORD_RESET_TIMEOUT // (60 * 60 * 24),
     }
     account_notice_send(user=user, change="email", new_address=email)
-    body = render_to_string("registration/email_confirm_email.txt", context)
-    send_mail("Confirm your e-mail address for Shanghai Scorekeeper", body, None, [email])
+    with in_their_language(user):
+        body = render_to_string("registration/email_confirm_email.txt", context)
+        subject = _("Confirm your e-mail address for Shanghai Scorekeeper")
+    send_mail(subject, body, None, [email])
     return True
 
 
@@ -87,12 +114,14 @@ def email_change_read(*, token: str, for_update: bool = False):
         )
     except signing.SignatureExpired:
         raise ActionRefused(
-            "This link is too old: ask for the change again on your account page."
+            _("This link is too old: ask for the change again on your account page.")
         ) from None
     except signing.BadSignature:
         raise ActionRefused(
-            "This link is not whole: copy all of it from the e-mail, or ask for the change "
-            "again on your account page."
+            _(
+                "This link is not whole: copy all of it from the e-mail, or ask for the change "
+                "again on your account page."
+            )
         ) from None
     users = get_user_model().objects
     # Under a lock when it is confirmed: two clicks at once change the address once.
@@ -103,8 +132,10 @@ def email_change_read(*, token: str, for_update: bool = False):
         or not constant_time_compare(_password_mark(user), claim["mark"])
     ):
         raise ActionRefused(
-            "This link no longer works: it was used already, or the account's address or "
-            "password changed since it was sent."
+            _(
+                "This link no longer works: it was used already, or the account's address or "
+                "password changed since it was sent."
+            )
         )
     return user, claim["to"]
 
@@ -127,7 +158,7 @@ def account_delete(*, user, password: str) -> None:
     clubs is locked, as every change of members is, so two co-owners leaving at once cannot
     both go: the second finds the first gone."""
     if not user.check_password(password):
-        raise WrongPassword("That is not your password, so the account was not deleted.")
+        raise WrongPassword(_("That is not your password, so the account was not deleted."))
     # In the clubs' order, as one club at a time is, so two such deletions never deadlock.
     for club_id in user.memberships.order_by("club_id").values_list("club_id", flat=True):
         club_lock(club_id)
@@ -136,8 +167,11 @@ def account_delete(*, user, password: str) -> None:
     alone = Club.objects.filter(pk__in=owned).exclude(pk__in=others.values("club"))
     if alone:
         raise ActionRefused(
-            f"You are the only owner of {', '.join(club.name for club in alone)}: make another "
-            "member an owner first, or nobody could run the club again."
+            _(
+                "You are the only owner of %(clubs)s: make another member an owner first, or "
+                "nobody could run the club again."
+            )
+            % {"clubs": ", ".join(club.name for club in alone)}
         )
     poll_passes_revoke(
         sessions=MemberSession.objects.filter(user=user).values_list("session_key", flat=True),

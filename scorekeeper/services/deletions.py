@@ -6,6 +6,7 @@ later ratings replayed. What each removes is read first by `scorekeeper.selector
 refusals these services raise in the same words."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Club, Game, Photo, Player, Role, Round, RulesProfile, Season
 from scorekeeper.selectors import previews
@@ -91,7 +92,9 @@ def club_delete(*, club: Club, user, confirm_name: str) -> None:
     accounts stay, with their other clubs."""
     role_require(club=club, user=user, role=Role.OWNER)
     if confirm_name.strip() != club.name:
-        raise ActionRefused(f"Type the club's name, {club.name}, exactly to delete it.")
+        raise ActionRefused(
+            _("Type the club's name, %(name)s, exactly to delete it.") % {"name": club.name}
+        )
     club_lock(club.pk)
     _games_drop(Game.objects.filter(club=club))
     club.delete()

@@ -2,6 +2,7 @@
 page shows their own tables and standings and a stale tap names their player."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Player, Role
 
@@ -20,7 +21,8 @@ def player_account_link(*, player: Player, user) -> Player:
     linked = Player.objects.filter(pk=player.pk).values_list("account_id", flat=True).first()
     if linked not in (None, user.pk):
         raise ActionRefused(
-            f"{player} is another member already. If that is wrong, an owner can unlink them."
+            _("%(player)s is another member already. If that is wrong, an owner can unlink them.")
+            % {"player": player}
         )
     Player.objects.filter(club_id=player.club_id, account=user).exclude(pk=player.pk).update(
         account=None
@@ -39,7 +41,7 @@ def player_account_unlink(*, player: Player, user) -> Player:
         Player.objects.filter(pk=player.pk).values_list("account_id", "account__username").first()
     )
     if linked is None or linked[0] is None:
-        raise ActionRefused(f"{player} is no member's player.")
+        raise ActionRefused(_("%(player)s is no member's player.") % {"player": player})
     account_id, username = linked
     if account_id == getattr(user, "pk", None):
         role_require(club=player.club_id, user=user, role=Role.VIEWER)

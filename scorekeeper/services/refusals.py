@@ -1,5 +1,7 @@
 """Why a write did not happen, in the player's words."""
 
+from django.utils.translation import gettext as _
+
 
 class ActionRefused(Exception):
     """A write that must not happen, with the reason in the player's words."""
@@ -13,13 +15,18 @@ class StaleState(ActionRefused):
         if changes:
             done = "; ".join(changes)
             super().__init__(
-                f"On another screen a moment ago: {done}. So nothing was saved from your "
-                "tap: here is the table as it is now."
+                _(
+                    "On another screen a moment ago: %(done)s. So nothing was saved from your "
+                    "tap: here is the table as it is now."
+                )
+                % {"done": done}
             )
         else:
             super().__init__(
-                "Someone else changed this table a moment ago, so nothing was saved. "
-                "Here is the table as it is now."
+                _(
+                    "Someone else changed this table a moment ago, so nothing was saved. "
+                    "Here is the table as it is now."
+                )
             )
 
 
@@ -33,8 +40,10 @@ class PhotoStoreUnavailable(ActionRefused):
 
     def __init__(self):
         super().__init__(
-            "Photos cannot be kept or shown just now: the photo store does not answer. "
-            "Type the cards instead; everything else works."
+            _(
+                "Photos cannot be kept or shown just now: the photo store does not answer. "
+                "Type the cards instead; everything else works."
+            )
         )
 
 

@@ -6,6 +6,8 @@ from binascii import unhexlify
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_otp.models import Device
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
@@ -38,13 +40,17 @@ def two_factor_enable(*, user, password: str, key: str, code: str) -> list[str]:
     page) once the password and the app's current `code` confirm it; returns the recovery
     codes, shown once."""
     if not user.check_password(password):
-        raise WrongPassword("That is not your password, so two-factor sign-in was not turned on.")
+        raise WrongPassword(
+            _("That is not your password, so two-factor sign-in was not turned on.")
+        )
     app = TOTP(unhexlify(key))
     code = "".join(code.split())
     if not (code.isdigit() and app.verify(int(code), tolerance=1)):
         raise ActionRefused(
-            "That is not the code your app shows now: scan the picture again, or check the "
-            "phone's clock, and type the six digits it shows."
+            _(
+                "That is not the code your app shows now: scan the picture again, or check the "
+                "phone's clock, and type the six digits it shows."
+            )
         )
     with transaction.atomic():
         TOTPDevice.objects.filter(user=user).delete()
@@ -58,14 +64,17 @@ def two_factor_enable(*, user, password: str, key: str, code: str) -> list[str]:
 
 
 def _password_check(user, password: str, refused: str) -> None:
+    """`refused`: the whole refusal, "That is not your password, so ..."."""
     if not user.check_password(password):
-        raise WrongPassword(f"That is not your password, so {refused}.")
+        raise WrongPassword(refused)
 
 
 def two_factor_disable(*, user, password: str) -> None:
     """Turn two-factor sign-in off once the password confirms it: the app's secret and the
     recovery codes are forgotten."""
-    _password_check(user, password, "two-factor sign-in is still on")
+    _password_check(
+        user, password, _("That is not your password, so two-factor sign-in is still on.")
+    )
     with transaction.atomic():
         TOTPDevice.objects.filter(user=user).delete()
         StaticDevice.objects.filter(user=user).delete()
@@ -75,9 +84,11 @@ def two_factor_disable(*, user, password: str) -> None:
 @transaction.atomic
 def two_factor_recovery_codes_new(*, user, password: str) -> list[str]:
     """Ten new recovery codes in place of the old ones, once the password confirms it."""
-    _password_check(user, password, "your recovery codes are the same")
+    _password_check(
+        user, password, _("That is not your password, so your recovery codes are the same.")
+    )
     if two_factor_device(user) is None:
-        raise ActionRefused("Two-factor sign-in is off: there are no recovery codes to renew.")
+        raise ActionRefused(_("Two-factor sign-in is off: there are no recovery codes to renew."))
     return _recovery_codes_new(user)
 
 
@@ -98,9 +109,13 @@ def two_factor_verify(*, user, code: str) -> Device:
     if not allowed:
         seconds = max(1, round((why["locked_until"] - timezone.now()).total_seconds()))
         raise ActionRefused(
-            f"Too many wrong codes in a row: wait {seconds} second{'s' * (seconds != 1)} "
-            "and type the code again."
+            ngettext(
+                "Too many wrong codes in a row: wait %(seconds)s second and type the code again.",
+                "Too many wrong codes in a row: wait %(seconds)s seconds and type the code again.",
+                seconds,
+            )
+            % {"seconds": seconds}
         )
     if kind is StaticDevice:
-        raise WrongCode("That is not one of your recovery codes, or it was used already.")
-    raise WrongCode("That is not the code your app shows: type the six digits it shows now.")
+        raise WrongCode(_("That is not one of your recovery codes, or it was used already."))
+    raise WrongCode(_("That is not the code your app shows: type the six digits it shows now."))

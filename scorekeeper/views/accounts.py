@@ -1,5 +1,5 @@
-"""Accounts: signing up, logging in, and a member's own settings (e-mail, password, leaving for
-good). Two-factor sign-in's pages are in views/two_factor.py."""
+"""Accounts: signing up, logging in, and a member's own settings (language, e-mail, password,
+leaving for good). Two-factor sign-in's pages are in views/two_factor.py."""
 
 import time
 from functools import wraps
@@ -12,7 +12,9 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
@@ -24,6 +26,8 @@ from scorekeeper import selectors, services
 from scorekeeper.forms import (
     AccountDeleteForm,
     EmailForm,
+    LanguageForm,
+    LanguagePasswordResetForm,
     LoginForm,
     PasswordConfirmForm,
     SignupForm,
@@ -33,6 +37,13 @@ from scorekeeper.views.errors import too_many_attempts
 # Who typed the right password in this browser, when, and where to go next: with two-factor
 # sign-in on, the account is logged in only when its code follows (views/two_factor.py).
 LOGIN_PENDING = "login_pending"
+# The language the member chose, kept in the session (middleware.member_language); "": none.
+LANGUAGE = "language"
+
+
+def member_language_start(request: HttpRequest, user) -> None:
+    """As a member logs in, or changes their language: their choice, for every page after."""
+    request.session[LANGUAGE] = selectors.account_language(user_id=user.pk)
 
 
 def _next_address(request: HttpRequest) -> str:
@@ -78,7 +89,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 user = form.save()
         except IntegrityError:
             # Two sign-ups with one name at the same moment: the other one got it.
-            form.add_error("username", "That username was taken a moment ago: choose another.")
+            form.add_error("username", _("That username was taken a moment ago: choose another."))
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
@@ -161,7 +172,9 @@ def account_page(
     request, *, email_form=None, delete_form=None, off_form=None, codes_form=None, status=200
 ):
     """The account page, with the forms a refused change is shown in."""
+    language = selectors.account_language(user_id=request.user.pk)
     context = {
+        "language_form": LanguageForm(initial={"language": language}),
         "email_form": email_form or EmailForm(initial={"email": request.user.email}),
         "delete_form": delete_form or AccountDeleteForm(),
         "other_browsers": selectors.other_browsers(
@@ -205,13 +218,39 @@ def account(request: HttpRequest) -> HttpResponse:
     if sent:
         messages.success(
             request,
-            f"We sent a link to {new}: your address changes when you open it. Until then "
-            + (f"password resets go to {old}." if old else "there is none."),
+            _(
+                "We sent a link to %(new)s: your address changes when you open it. Until then "
+                "password resets go to %(old)s."
+            )
+            % {"new": new, "old": old}
+            if old
+            else _(
+                "We sent a link to %(new)s: your address changes when you open it. Until then "
+                "there is none."
+            )
+            % {"new": new},
         )
     elif not new and old:
-        messages.success(request, "Removed your e-mail address.")
+        messages.success(request, _("Removed your e-mail address."))
     else:
-        messages.info(request, "That is your address already.")
+        messages.info(request, _("That is your address already."))
+    return redirect("account")
+
+
+@require_POST
+@login_required
+def account_language(request: HttpRequest) -> HttpResponse:
+    """The language of the member's pages and e-mails, from this page on (in every browser
+    they log in to after)."""
+    form = LanguageForm(request.POST)
+    if not form.is_valid():
+        return redirect("account")
+    services.account_language_set(user=request.user, language=form.cleaned_data["language"])
+    member_language_start(request, request.user)
+    # Said in the language chosen: the browser's, for none.
+    language = form.cleaned_data["language"] or translation.get_language_from_request(request)
+    with translation.override(language):
+        messages.success(request, _("Saved your language."))
     return redirect("account")
 
 
@@ -229,7 +268,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
         context = {"account": account, "email": email}
         return render(request, "registration/email_confirm.html", context)
-    messages.success(request, f"Password resets now go to {email}.")
+    messages.success(request, _("Password resets now go to %(email)s.") % {"email": email})
     return redirect("account" if request.user.is_authenticated else "login")
 
 
@@ -242,7 +281,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
     if form.errors:
         return account_page(request, delete_form=form)
     logout(request)
-    messages.success(request, "Your account is deleted. The games you played are kept.")
+    messages.success(request, _("Your account is deleted. The games you played are kept."))
     return redirect("login")
 
 
@@ -268,5 +307,7 @@ def sessions_end(request: HttpRequest) -> HttpResponse:
 
 # Password resets: a few a day from one address or for one e-mail, so nobody's mailbox is flooded.
 password_reset = ratelimit(key="ip", rate="5/h", method="POST")(
-    ratelimit(key=_email, rate="3/h", method="POST")(auth_views.PasswordResetView.as_view())
+    ratelimit(key=_email, rate="3/h", method="POST")(
+        auth_views.PasswordResetView.as_view(form_class=LanguagePasswordResetForm)
+    )
 )

@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
@@ -42,7 +43,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         club = services.club_create(user=request.user, **form.cleaned_data)
-        messages.success(request, f"{club} is ready. Add the players next.")
+        messages.success(request, _("%(club)s is ready. Add the players next.") % {"club": club})
         return redirect(club)
     return render(request, "club_new.html", {"form": form, "join_form": JoinForm()})
 
@@ -61,7 +62,7 @@ def club_join(request: HttpRequest) -> HttpResponse:
         except services.ActionRefused as refusal:
             form.add_error("invite_code", str(refusal))
         else:
-            messages.success(request, f"Welcome to {club}.")
+            messages.success(request, _("Welcome to %(club)s.") % {"club": club})
             return redirect(club)
     return render(request, "club_new.html", {"form": ClubForm(), "join_form": form})
 
@@ -172,7 +173,10 @@ def season_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _time_zone_said(club) -> str:
-    return f"{club}'s dates and times are now in {club.time_zone}."
+    return _("%(club)s's dates and times are now in %(zone)s.") % {
+        "club": club,
+        "zone": club.time_zone,
+    }
 
 
 @require_POST
@@ -191,8 +195,10 @@ def club_time_zone(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _tablet_idle_said(club) -> str:
     if club.tablet_idle_minutes:
-        return f"Members are signed out after {club.tablet_idle_minutes} minutes idle."
-    return "Members stay signed in until their session expires."
+        return _("Members are signed out after %(minutes)s minutes idle.") % {
+            "minutes": club.tablet_idle_minutes
+        }
+    return _("Members stay signed in until their session expires.")
 
 
 @require_POST

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scorekeeper import services
@@ -54,8 +55,10 @@ def _deletion(request, club, preview, delete, said, *, back=None, to=None, confi
 def _player_deleted(player) -> Callable[[Player | None], str]:
     def said(retired: Player | None) -> str:
         if retired is None:
-            return f"Deleted {player}."
-        return f"{player} is no longer among the players; their finished tables keep them."
+            return _("Deleted %(player)s.") % {"player": player}
+        return _("%(player)s is no longer among the players; their finished tables keep them.") % {
+            "player": player
+        }
 
     return said
 
@@ -75,7 +78,9 @@ def player_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def profile_delete(request: HttpRequest, pk: int) -> HttpResponse:
     profile = profile_or_404(request, pk, role=Role.OWNER)
     delete = partial(services.profile_delete, profile=profile, user=request.user)
-    said = f"Deleted the rule profile {profile}; its tables keep their rules."
+    said = _("Deleted the rule profile %(profile)s; its tables keep their rules.") % {
+        "profile": profile
+    }
     preview = partial(previews.profile_preview, profile)
     return _deletion(request, profile.club, preview, delete, said)
 
@@ -85,7 +90,7 @@ def profile_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def season_delete(request: HttpRequest, pk: int) -> HttpResponse:
     season = season_or_404(request, pk, role=Role.OWNER)
     delete = partial(services.season_delete, season=season, user=request.user)
-    said = f"Deleted the season {season}."
+    said = _("Deleted the season %(season)s.") % {"season": season}
     return _deletion(request, season.club, partial(previews.season_preview, season), delete, said)
 
 
@@ -94,7 +99,7 @@ def season_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_or_404(request, pk, role=Role.OWNER)
     delete = partial(services.game_delete, game=game, user=request.user)
-    said = f"Deleted {game}."
+    said = _("Deleted %(table)s.") % {"table": game}
     preview = partial(previews.game_preview, game)
     return _deletion(request, game.club, preview, delete, said, back=game.get_absolute_url())
 
@@ -107,6 +112,6 @@ def club_delete(request: HttpRequest, pk: int) -> HttpResponse:
     # Whatever is typed is compared with the name; a longer text cannot be it.
     typed = request.POST.get("confirm_name", "")[: CONFIRM_NAME_LENGTH + 20]
     delete = partial(services.club_delete, club=club, user=request.user, confirm_name=typed)
-    said = f"Deleted {club} and everything in it."
+    said = _("Deleted %(club)s and everything in it.") % {"club": club}
     preview = partial(previews.club_preview, club)
     return _deletion(request, club, preview, delete, said, to="home", confirm_name=True)

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import polling, selectors, services
@@ -215,7 +216,9 @@ def score(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         if "version" in form.errors:
             return table_page_refused(request, game, services.StaleState())
-        return table_page(request, game, score_form=form, message="Check the hands marked below.")
+        return table_page(
+            request, game, score_form=form, message=_("Check the hands marked below.")
+        )
     try:
         event = services.round_score(
             game=game,

@@ -5,6 +5,7 @@ from functools import partial
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import services
@@ -39,7 +40,7 @@ def _account_link_write(request: HttpRequest, pk: int, write, said: str) -> Http
 @require_POST
 @login_required
 def player_me(request: HttpRequest, pk: int) -> HttpResponse:
-    said = "Saved: you are {player} at {player.club}'s tables."
+    said = _("Saved: you are {player} at {player.club}'s tables.")
     return _account_link_write(request, pk, services.player_account_link, said)
 
 
@@ -48,5 +49,5 @@ def player_me(request: HttpRequest, pk: int) -> HttpResponse:
 def player_unlink(request: HttpRequest, pk: int) -> HttpResponse:
     # The player's own member or an owner: the service decides which may.
     return _account_link_write(
-        request, pk, services.player_account_unlink, "Saved: {player} is no member's player now."
+        request, pk, services.player_account_unlink, _("Saved: {player} is no member's player now.")
     )

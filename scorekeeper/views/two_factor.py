@@ -14,6 +14,7 @@ from django.contrib.auth.signals import user_login_failed
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
@@ -57,7 +58,7 @@ def login_code(request: HttpRequest) -> HttpResponse:
     user, pending = _pending_user(request)
     if user is None:
         request.session.pop(LOGIN_PENDING, None)
-        messages.info(request, "Log in again: the code must follow the password within minutes.")
+        messages.info(request, _("Log in again: the code must follow the password within minutes."))
         return redirect("login")
     credentials = {"username": user.get_username()}
     if request.method == "POST" and AxesProxyHandler.is_locked(request, credentials):
@@ -97,7 +98,7 @@ def two_factor_enable(request: HttpRequest) -> HttpResponse:
     """Turn two-factor sign-in on: scan the picture, type the app's code and the password; the
     recovery codes are shown once, on the answer."""
     if selectors.two_factor_device(request.user) is not None:
-        messages.info(request, "Two-factor sign-in is on already.")
+        messages.info(request, _("Two-factor sign-in is on already."))
         return redirect("account")
     key = request.session.setdefault(ENROLMENT_KEY, default_key())
     form = TwoFactorEnableForm(request.POST if request.method == "POST" else None)
@@ -144,5 +145,5 @@ def two_factor_disable(request: HttpRequest) -> HttpResponse:
     password_confirmed(request, form, services.two_factor_disable)
     if form.errors:
         return account_page(request, off_form=form)
-    messages.success(request, "Two-factor sign-in is off: the password alone logs in.")
+    messages.success(request, _("Two-factor sign-in is off: the password alone logs in."))
     return redirect("account")

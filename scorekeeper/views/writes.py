@@ -2,6 +2,8 @@
 write it was for (each of them then answers a refusal with its page's `..._page_refused`), and
 what a write that went through says."""
 
+from django.utils.translation import gettext as _
+
 from scorekeeper import services
 
 
@@ -15,4 +17,5 @@ def form_refusal(form) -> services.ActionRefused:
 def saved_message(event) -> str:
     """What a write that went through says, in the history's words: "Saved: Ann went down."."""
     text = event.description
-    return f"Saved: {text}" if text.endswith((".", "!", "?")) else f"Saved: {text}."
+    text = text if text.endswith((".", "!", "?")) else f"{text}."
+    return _("Saved: %(what)s") % {"what": text}

@@ -6,6 +6,28 @@
 // Marks the page as scripted, so CSS can trade the plain file box for a Photo button.
 document.documentElement.classList.add("js");
 
+// The scripts' words in the page's language, which the page carries (templatetags/words.py):
+// `translated("Take out {card}", {card})`, and for a count `translatedCount(count, singular,
+// plural, values)` ({count} is the count). A word the page does not carry is said in English.
+(function () {
+  "use strict";
+  let words = null;
+  const known = () => {
+    if (words === null) {
+      const script = document.getElementById("script-words");
+      words = script ? JSON.parse(script.textContent) : {};
+    }
+    return words;
+  };
+  const filled = (text, values) => text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  window.translated = (english, values = {}) => filled(known()[english] ?? english, values);
+  window.translatedCount = (count, singular, plural, values = {}) => {
+    const pair = known()[singular];
+    const text = pair ? pair[count === 1 ? 0 : 1] : count === 1 ? singular : plural;
+    return filled(text, { count, ...values });
+  };
+})();
+
 // A message that came with the page ("Saved: Ann went out.", "Add the players next.") says what
 // happened before it loaded: once a write made on the page has changed it, it is old news.
 document.addEventListener("htmx:afterSwap", (event) => {
@@ -23,7 +45,7 @@ document.addEventListener("htmx:afterSwap", (event) => {
     for (const option of dealer.options) {
       const seat = form.querySelector(`select[name=seat_${option.value}]`);
       const picked = seat && seat.value ? seat.selectedOptions[0].textContent : "";
-      option.textContent = picked || `Seat ${Number(option.value) + 1} (nobody yet)`;
+      option.textContent = picked || translated("Seat {seat} (nobody yet)", { seat: Number(option.value) + 1 });
     }
   }
 

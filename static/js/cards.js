@@ -94,7 +94,7 @@ window.cardChips = (function () {
       chips.className = "card-chips";
       chips.dataset.for = box.id;
       chips.setAttribute("role", "group");
-      chips.setAttribute("aria-label", "Cards entered: tap one to take it out");
+      chips.setAttribute("aria-label", translated("Cards entered: tap one to take it out"));
       (box.closest("label, .field") || box).after(chips);
     }
     return chips;
@@ -115,7 +115,7 @@ window.cardChips = (function () {
       if (flagged.has(index)) chip.classList.add("unsure");
       chip.dataset.index = index;
       chip.textContent = flagged.has(index) ? `${token}?` : token;
-      chip.setAttribute("aria-label", `Take out ${token}${flagged.has(index) ? ", read unsure" : ""}`);
+      chip.setAttribute("aria-label", translated(flagged.has(index) ? "Take out {card}, read unsure" : "Take out {card}", { card: token }));
       chips.append(chip);
     });
     if (at !== undefined && at >= tokens(box).length) chips.append(caret());
@@ -124,7 +124,7 @@ window.cardChips = (function () {
   function caret() {
     const mark = document.createElement("span");
     mark.className = "chip-caret";
-    mark.title = "The next card goes here";
+    mark.title = translated("The next card goes here");
     return mark;
   }
 

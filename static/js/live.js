@@ -57,15 +57,20 @@
     });
   }
 
-  const OFFLINE = "No connection. Taps wait here and are sent once it is back.";
-  const OFFLINE_TV = "No connection. The scores update again once it is back.";
+  const OFFLINE = translated("No connection. Taps wait here and are sent once it is back.");
+  const OFFLINE_TV = translated("No connection. The scores update again once it is back.");
   const offline = () => (document.querySelector("main form button") ? OFFLINE : OFFLINE_TV);
-  const WAITING = "No connection. Your tap waits and is sent once the connection is back.";
   const waitingFor = (count) =>
-    count === 1 ? WAITING : `No connection. Your ${count} taps wait and are sent, in order, once the connection is back.`;
-  const DROPPED =
+    translatedCount(
+      count,
+      "No connection. Your tap waits and is sent once the connection is back.",
+      "No connection. Your {count} taps wait and are sent, in order, once the connection is back.",
+    );
+  const WAITING = waitingFor(1);
+  const DROPPED = translated(
     "The connection dropped while your tap was on its way. The table updates when it is back: " +
-    "check it, and tap again if your tap is not there.";
+      "check it, and tap again if your tap is not there.",
+  );
 
   window.addEventListener("offline", () => {
     const queued = queueHere().length;
@@ -81,7 +86,7 @@
     holdButtons(false);
     elt.classList.remove("waiting");
     if (!document.body.contains(elt)) {
-      say("The table changed while you were offline: your tap was not sent. Tap again.", "", 8e3);
+      say(translated("The table changed while you were offline: your tap was not sent. Tap again."), "", 8e3);
       return;
     }
     send(true);
@@ -133,7 +138,7 @@
     tapInFlight = true;
     taps += 1;
     // Buttons wait while a tap is on its way (hx-disabled-elt); a slow one says so.
-    sendingTimer = setTimeout(() => say("Sending your tap…", "sending"), 400);
+    sendingTimer = setTimeout(() => say(translatedCount(1, "Sending your tap…", "Sending your {count} taps…"), "sending"), 400);
   });
 
   document.addEventListener("htmx:beforeSwap", (event) => {
@@ -166,7 +171,7 @@
     if (!event.detail.xhr || event.detail.xhr.status === 0) return; // a send error or an abort
     if (dropped) {
       dropped = false;
-      say("Connected again. Check the table, and tap again if your tap is not there.", "", 6e3);
+      say(translated("Connected again. Check the table, and tap again if your tap is not there."), "", 6e3);
     } else if (navigator.onLine && !waiting) {
       quiet();
     }
@@ -174,7 +179,7 @@
 
   document.addEventListener("htmx:sendError", (event) => {
     if (!isTap(event)) {
-      if (!dropped) say(navigator.onLine ? "Cannot reach the server: trying again…" : offline());
+      if (!dropped) say(navigator.onLine ? translated("Cannot reach the server: trying again…") : offline());
       return;
     }
     // Never sent again by itself: it may have arrived, and then it would count twice.
@@ -186,17 +191,18 @@
   // says so in the banner: otherwise the button would simply come back as if nothing happened.
   // The app's writes are atomic, so an error means nothing was saved.
   function failure(status, tap) {
-    const what = tap ? "Your tap was not saved" : "That could not be loaded";
-    if (status >= 500) return `${what}: the server had a problem. Try again in a moment.`;
-    if (status === 429) return `${what}: too many attempts. Wait a moment, then try again.`;
-    if (status === 404) return `${what}: it is no longer there. Reload the page.`;
-    return `${what}: the server refused it. Reload the page and try again.`;
+    let why = "the server refused it. Reload the page and try again.";
+    if (status >= 500) why = "the server had a problem. Try again in a moment.";
+    else if (status === 429) why = "too many attempts. Wait a moment, then try again.";
+    else if (status === 404) why = "it is no longer there. Reload the page.";
+    const what = tap ? "Your tap was not saved: {why}" : "That could not be loaded: {why}";
+    return translated(what, { why: translated(why) });
   }
   document.addEventListener("htmx:responseError", (event) => {
     const status = event.detail.xhr.status;
     if (isPoll(sender(event))) {
       // 404 and 403 reload the page (beforeSwap); a server in trouble is tried again each second.
-      if (status >= 500) say("The server had a problem: trying again…", "", 2e3);
+      if (status >= 500) say(translated("The server had a problem: trying again…"), "", 2e3);
       return;
     }
     say(failure(status, isTap(event)), "", 10e3);
@@ -295,7 +301,7 @@
 
   // Why what is kept under this table's key cannot be sent, in the player's words, or "".
   function queueProblem(raw, where) {
-    const NOT_READ = "Taps kept on this tablet for this table could not be read, so they were not sent.";
+    const NOT_READ = translated("Taps kept on this tablet for this table could not be read, so they were not sent.");
     let kept;
     try {
       kept = JSON.parse(raw);
@@ -304,10 +310,10 @@
     }
     if (!kept || typeof kept !== "object" || kept.app !== APP) return NOT_READ;
     if (kept.format !== QUEUE_FORMAT) {
-      return "Taps kept on this tablet by another version of the app were not sent.";
+      return translated("Taps kept on this tablet by another version of the app were not sent.");
     }
-    if (kept.table !== where.table) return "Taps kept on this tablet for another table were not sent.";
-    if (kept.user !== where.user) return "Taps made on this tablet by another account were not sent.";
+    if (kept.table !== where.table) return translated("Taps kept on this tablet for another table were not sent.");
+    if (kept.user !== where.user) return translated("Taps made on this tablet by another account were not sent.");
     const items = kept.items;
     if (!Array.isArray(items) || items.length > MOST_TAPS) return NOT_READ;
     if (!items.every((item, index) => itemFine(item, index, items, where.table))) return NOT_READ;
@@ -367,7 +373,7 @@
     const last = items.pop();
     queueKeep(items);
     redraw(items);
-    say(`Taken back before it was sent: ${last.label}.`, "", 6e3);
+    say(translated("Taken back before it was sent: {label}.", { label: last.label }), "", 6e3);
     if (items.length) setTimeout(() => !flushing && say(waitingFor(items.length)), 6e3);
   }
   document.addEventListener("click", (event) => {
@@ -391,7 +397,7 @@
     const item = { id: tapId(), kind, url, version, label, state: "waiting", fields, shows };
     items.push(item);
     if (!queueKeep(items)) {
-      say("This tablet could not keep your tap (its storage is full or refused): it was not sent. Try again once the connection is back.", "", 10e3);
+      say(translated("This tablet could not keep your tap (its storage is full or refused): it was not sent. Try again once the connection is back."), "", 10e3);
       return;
     }
     if (!show(item)) {
@@ -430,7 +436,7 @@
       if (!row.querySelector(".who .badge.ok")) {
         const badge = document.createElement("span");
         badge.className = "badge ok queued";
-        badge.textContent = "Down";
+        badge.textContent = translated("Down");
         row.querySelector(".who").append(badge);
       }
       row.querySelector(`button[hx-post="${CSS.escape(item.url)}"]`)?.setAttribute("disabled", "");
@@ -481,7 +487,7 @@
       form.querySelectorAll("input, button").forEach((control) => (control.disabled = true));
       const waits = document.createElement("p");
       waits.className = "queued-note";
-      waits.textContent = "These hands wait to be sent: the next contract shows once the connection is back.";
+      waits.textContent = translated("These hands wait to be sent: the next contract shows once the connection is back.");
       form.querySelector("button.save").after(waits);
       return true;
     },
@@ -494,14 +500,14 @@
     const bar = document.querySelector("#table .undo-bar");
     const last = bar?.querySelector(":scope > span");
     if (!last) return;
-    last.textContent = `Last: ${item.label} (waits to be sent)`;
+    last.textContent = translated("Last: {label} (waits to be sent)", { label: item.label });
     last.classList.remove("muted");
     if (bar.querySelector("form, [data-take-back]")) return;
     const undo = document.createElement("button");
     undo.type = "button";
     undo.className = "secondary outline";
     undo.dataset.takeBack = "";
-    undo.textContent = "↶ Undo";
+    undo.textContent = `↶ ${translated("Undo")}`;
     last.after(undo);
   }
 
@@ -573,7 +579,7 @@
     flushing = true;
     clearTimeout(retryTimer);
     holdButtons(true);
-    say(items.length === 1 ? "Sending your tap…" : `Sending your ${items.length} taps…`, "sending");
+    say(translatedCount(items.length, "Sending your tap…", "Sending your {count} taps…"), "sending");
     let answer = null;
     let outcome = "sent";
     let dropped = [];
@@ -647,15 +653,27 @@
     }
     if (dropped.length) {
       const labels = dropped.map((item) => item.label).join("; ");
-      const count = dropped.length === 1 ? "1 more tap" : `${dropped.length} more taps`;
-      note(`${count} made with no connection ${dropped.length === 1 ? "was" : "were"} not sent, as the table was not what ${dropped.length === 1 ? "it was" : "they were"} made on: ${labels}. Tap again what still applies.`);
+      note(
+        translatedCount(
+          dropped.length,
+          "{count} more tap made with no connection was not sent, as the table was not what it was made on: {labels}. Tap again what still applies.",
+          "{count} more taps made with no connection were not sent, as the table was not what they were made on: {labels}. Tap again what still applies.",
+          { labels },
+        ),
+      );
     }
     if (outcome === "sent" || outcome === "refused") quiet();
     else if (outcome === "failed") say(failure(failedStatus, true), "", 10e3);
     else {
-      const count = items.length === 1 ? "Your tap waits" : `Your ${items.length} taps wait`;
-      const why = outcome === "retry" ? "The server had a problem" : "The connection dropped while sending";
-      say(`${why}. ${count} and ${items.length === 1 ? "is" : "are"} sent again in a moment; none counts twice.`);
+      const why = translated(outcome === "retry" ? "The server had a problem" : "The connection dropped while sending");
+      say(
+        translatedCount(
+          items.length,
+          "{why}. Your tap waits and is sent again in a moment; none counts twice.",
+          "{why}. Your {count} taps wait and are sent again in a moment; none counts twice.",
+          { why },
+        ),
+      );
       retryTimer = setTimeout(flush, 3e3);
     }
   }
@@ -673,7 +691,7 @@
     const input = document.getElementById(button.dataset.copy);
     try {
       await navigator.clipboard.writeText(input.value);
-      button.textContent = "Copied";
+      button.textContent = translated("Copied");
     } catch {
       input.select(); // no clipboard permission: selected, ready to copy by hand
     }

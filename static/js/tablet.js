@@ -68,7 +68,7 @@ window.tableNote = (function () {
     dismiss.type = "button";
     dismiss.className = "secondary outline";
     dismiss.dataset.noteDismiss = "";
-    dismiss.textContent = "Dismiss";
+    dismiss.textContent = translated("Dismiss");
     line.append(`${message} `, dismiss);
     notes.append(line);
   };
@@ -147,7 +147,7 @@ window.tableNote = (function () {
 
   // The draft, or the reason it cannot be used.
   function read(raw, where) {
-    const NOT_READ = "Hands kept on this tablet for this table could not be read, so they were not restored.";
+    const NOT_READ = translated("Hands kept on this tablet for this table could not be read, so they were not restored.");
     let draft;
     try {
       draft = JSON.parse(raw);
@@ -156,10 +156,10 @@ window.tableNote = (function () {
     }
     if (!draft || typeof draft !== "object" || draft.app !== APP) return { problem: NOT_READ };
     if (draft.format !== FORMAT) {
-      return { problem: "Hands kept on this tablet by another version of the app were not restored." };
+      return { problem: translated("Hands kept on this tablet by another version of the app were not restored.") };
     }
     if (draft.table !== where.table) {
-      return { problem: "Hands kept on this tablet for another table were not restored." };
+      return { problem: translated("Hands kept on this tablet for another table were not restored.") };
     }
     const whole =
       [draft.user, draft.contract, draft.round].every(Number.isInteger) &&
@@ -202,8 +202,9 @@ window.tableNote = (function () {
   function when(time) {
     const date = new Date(time);
     const clock = `${two(date.getHours())}:${two(date.getMinutes())}`;
-    if (date.toDateString() === new Date().toDateString()) return `at ${clock}`;
-    return `on ${date.toLocaleDateString(undefined, { day: "numeric", month: "long" })} at ${clock}`;
+    if (date.toDateString() === new Date().toDateString()) return translated("at {clock}", { clock });
+    const day = date.toLocaleDateString(document.documentElement.lang || undefined, { day: "numeric", month: "long" });
+    return translated("on {day} at {clock}", { day, clock });
   }
 
   function restoredNote(form, draft) {
@@ -215,8 +216,8 @@ window.tableNote = (function () {
     clear.type = "button";
     clear.className = "secondary outline";
     clear.dataset.draftClear = "";
-    clear.textContent = "Clear";
-    note.append(`Restored the hands you typed ${when(draft.savedAt)} — `, clear);
+    clear.textContent = translated("Clear");
+    note.append(translated("Restored the hands you typed {when} — ", { when: when(draft.savedAt) }), clear);
     // In the hint's place: five players' hands and the save button still fit one tablet.
     const hint = form.querySelector(".hint");
     if (hint) hint.hidden = true;
@@ -246,9 +247,9 @@ window.tableNote = (function () {
       if (savedHere.has(draft.round)) return;
       const why =
         where.contract === null || where.contract > draft.contract
-          ? `contract ${draft.contract} was saved on another screen meanwhile`
-          : "the table was changed on another screen meanwhile";
-      window.tableNote(`The hands typed here for contract ${draft.contract} were not restored: ${why}.`);
+          ? translated("contract {contract} was saved on another screen meanwhile", { contract: draft.contract })
+          : translated("the table was changed on another screen meanwhile");
+      window.tableNote(translated("The hands typed here for contract {contract} were not restored: {why}.", { contract: draft.contract, why }));
       return;
     }
     const form = scoreForm();

@@ -275,6 +275,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "two_factor_codes": Endpoint(fixed("two_factor_codes"), {"password": "name"}),
     "two_factor_disable": Endpoint(fixed("two_factor_disable"), {"password": "name"}),
     "account_delete": Endpoint(fixed("account_delete"), {"password": "name"}),
+    "account_language": Endpoint(fixed("account_language"), {"language": "name"}),
     "club": Endpoint(club("club"), {"page": "int"}, method="get"),
     "club_new": Endpoint(fixed("club_new"), {"name": "name", "time_zone": "time_zone"}),
     "club_join": Endpoint(fixed("club_join"), {"invite_code": "invite_code"}),

@@ -43,6 +43,7 @@ ENDPOINTS = {
     "account": ("signed-in", "signed-in"),
     "account_delete": ("-", "signed-in"),
     "sessions_end": ("-", "signed-in"),
+    "account_language": ("-", "signed-in"),
     "password_reset": ("anyone", "anyone"),
     "login": ("anyone", "anyone"),
     "login_code": ("anyone", "anyone"),

@@ -48,6 +48,7 @@ ANONYMOUS_PAGES = {
 # fetches into itself (polls, previews, fragments), and the server's own addresses.
 NOT_PAGES = {
     *("healthz", "healthz_tasks", "security_txt", "logout", "account_delete", "sessions_end"),
+    *("account_language",),
     *("club_join", "player_add", "season_add", "club_time_zone", "club_tablet_idle"),
     *("club_recount",),
     *("club_recounting", "invite_set", "invite_rotate", "club_leave", "member_role"),
