@@ -259,10 +259,7 @@ class GameStartForm(forms.Form):
             ),
             (
                 _("Known games"),
-                [
-                    (VARIANT_PREFIX + variant.key, _(variant.name))
-                    for variant in rules.VARIANTS
-                ],
+                [(VARIANT_PREFIX + variant.key, _(variant.name)) for variant in rules.VARIANTS],
             ),
         ]
         seed = next((p for p in profiles if p.name == RulesProfile.SEED_NAME), None)

@@ -24,8 +24,16 @@ CATALOGUE = Path(__file__).resolve().parents[2] / "locale" / "es" / "LC_MESSAGES
 PLAYERS = ["Ann", "Ben", "Cleo", "Dev", "Eve"]
 CLUB = "Jueves"
 # What the club named, or the app named for it in English (the house rules it starts with, and
-# the factories' short profile): data, not words of the app.
-NAMES = [*PLAYERS, f"{CLUB}, imported", CLUB, "Seed rules", "One contract"]
+# the factories' short profile), and the titles of the pages the known games follow: data, not
+# words of the app.
+NAMES = [
+    *PLAYERS,
+    f"{CLUB}, imported",
+    CLUB,
+    "Seed rules",
+    "One contract",
+    *(variant.source for variant in rules.VARIANTS),
+]
 # The card notation (7H, QS, 10D, JK, ranks alone) and names that are the same in Spanish.
 NOTATION = re.compile(r"^(?:[2-9]|10|[AKQJ])[HSDC]?$|^JK$", re.IGNORECASE)
 PROPER = {"shanghai", "scorekeeper", "bg", "stats"}
@@ -41,10 +49,6 @@ STILL_ENGLISH = {
     "members",
     "new profile",
 }
-# The pages that name the contract dealt: its name is the rules engine's ("Two books"), which
-# the rules' own messages translate (issue 54, the rules' refusals and words, another branch).
-# Until they do, the words of the contracts' English names are let through on these pages only.
-CONTRACT_NAME_PAGES = {"round screen", "score entry", "tv"}
 ANONYMOUS = {
     "login": "/accounts/login/",
     "signup": "/accounts/signup/",
@@ -164,7 +168,6 @@ def test_every_page_reads_in_spanish(client):
         assert response["Content-Language"] == "es", name
         if left := english_left(response.content.decode(), english):
             found[name] = left
-    for name in CONTRACT_NAME_PAGES:
-        found[name] = [word for word in found.get(name, []) if word not in contract_name_words()]
     in_spanish = {name: words for name, words in found.items() if name not in STILL_ENGLISH}
-    assert {name: words for name, words in in_spanish.items() if words} == {}
+    left = {name: sorted(set(words)) for name, words in in_spanish.items() if words}
+    assert left == {}, repr(left)
