@@ -7,10 +7,11 @@ from django_tasks_db.models import DBTaskResult
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Membership, Recount, Result, Role
+from scorekeeper.models import Club, Game, Membership, Player, Recount, Result, Role
 from scorekeeper.services import ratings
 from scorekeeper.services.tasks import recounts_queue_again
 from tests.factories import (
+    built_once,
     finish_game,
     make_club,
     make_game,
@@ -35,16 +36,30 @@ def _ratings() -> dict:
     }
 
 
+@pytest.fixture(scope="module")
+def built_league(django_db_setup, django_db_blocker):
+    """The league's ids, built once for the module's tests (28 rounds through the services)."""
+    with built_once(django_db_blocker):
+        club = make_club()
+        players = [make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan", "Eve"]]
+        games = []
+        seatings = [players[:4], players[1:], players[:3], [players[4], *players[:3]]]
+        for n, seated in enumerate(seatings):
+            game = make_game(club, seated=seated)
+            games.append(finish_game(game, _rounds(n % len(seated), len(seated))))
+        yield club.pk, [player.pk for player in players], [game.pk for game in games]
+
+
 @pytest.fixture
-def league():
-    """Four tables among five players, finished in turn."""
-    club = make_club()
-    players = [make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan", "Eve"]]
-    games = []
-    for n, seated in enumerate([players[:4], players[1:], players[:3], [players[4], *players[:3]]]):
-        game = make_game(club, seated=seated)
-        games.append(finish_game(game, _rounds(n % len(seated), len(seated))))
-    return club, players, games
+def league(built_league):
+    """Four tables among five players, finished in turn; read afresh for the test (what an
+    earlier test changed was undone in the database)."""
+    club, players, games = built_league
+    return (
+        Club.objects.get(pk=club),
+        [Player.objects.get(pk=pk) for pk in players],
+        [Game.objects.get(pk=pk) for pk in games],
+    )
 
 
 def test_finishing_a_table_writes_its_places_and_ratings(league):

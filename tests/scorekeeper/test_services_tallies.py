@@ -9,10 +9,10 @@ from django.core.management import call_command
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Player, PointsLeft, Result, Rivalry
+from scorekeeper.models import Club, Game, Player, PointsLeft, Result, Rivalry
 from scorekeeper.selectors import archive
 from scorekeeper.services import tallies
-from tests.factories import finish_game, make_club, make_game, make_player, run_tasks
+from tests.factories import built_once, finish_game, make_club, make_game, make_player, run_tasks
 
 # slow: finished tables played through the services.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -48,20 +48,34 @@ def _from_scratch() -> dict:
     return counted
 
 
+@pytest.fixture(scope="module")
+def built_league(django_db_setup, django_db_blocker):
+    """The league's ids, built once for the module's tests (28 rounds through the services)."""
+    with built_once(django_db_blocker):
+        club = make_club()
+        players = [make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan", "Eve"]]
+        spring = services.season_create(
+            user=club.owner(), club=club, name="Spring", starts_on=date(2020, 3, 1)
+        )
+        games = []
+        seatings = [players[:4], players[1:], players[:3], [players[4], *players[:3]]]
+        for n, seated in enumerate(seatings):
+            game = make_game(club, seated=seated, season=spring if n == 3 else None)
+            rounds = [(n % len(seated), [5 * (k + 1) for k in range(len(seated) - 1)])] * 7
+            games.append(finish_game(game, rounds))
+        yield club.pk, [player.pk for player in players], [game.pk for game in games]
+
+
 @pytest.fixture
-def league():
-    """Four finished tables among five players, the last in a second season."""
-    club = make_club()
-    players = [make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan", "Eve"]]
-    spring = services.season_create(
-        user=club.owner(), club=club, name="Spring", starts_on=date(2020, 3, 1)
+def league(built_league):
+    """Four finished tables among five players, the last in a second season; read afresh for
+    the test (what an earlier test changed was undone in the database)."""
+    club, players, games = built_league
+    return (
+        Club.objects.get(pk=club),
+        [Player.objects.get(pk=pk) for pk in players],
+        [Game.objects.get(pk=pk) for pk in games],
     )
-    games = []
-    for n, seated in enumerate([players[:4], players[1:], players[:3], [players[4], *players[:3]]]):
-        game = make_game(club, seated=seated, season=spring if n == 3 else None)
-        rounds = [(n % len(seated), [5 * (k + 1) for k in range(len(seated) - 1)])] * 7
-        games.append(finish_game(game, rounds))
-    return club, players, games
 
 
 def test_finishing_a_table_counts_its_head_to_head_and_points_left(league):

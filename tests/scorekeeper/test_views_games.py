@@ -12,6 +12,7 @@ from scorekeeper.models import Event, Game, Hand, Membership, Role
 from tests.factories import (
     act,
     bad_seat,
+    built_once,
     go_down,
     go_out,
     make_club,
@@ -584,6 +585,28 @@ def busy_table(game, *, played: int):
     game.refresh_from_db()
 
 
+@pytest.fixture(scope="module")
+def busy_tables(django_db_setup, django_db_blocker):
+    """A busy table after 0, 5 and 6 contracts scored, each built once for the module's tests
+    (up to 28 writes through the services): their ids."""
+    with built_once(django_db_blocker):
+        tables = {}
+        for played in (0, 5, 6):
+            game = make_game(players=4)
+            busy_table(game, played=played)
+            tables[played] = game.pk
+        yield tables
+
+
+@pytest.fixture
+def busy(client, busy_tables, played):
+    """The busy table after `played` contracts, read afresh (what an earlier test changed was
+    undone in the database), its club's member logged in."""
+    game = Game.objects.get(pk=busy_tables[played])
+    client.force_login(member_of(game))
+    return game
+
+
 def without_csrf_tokens(page: str) -> str:
     # Each render masks the token anew: the same token, other characters.
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", page)
@@ -605,8 +628,8 @@ TAPS = {
     # Nobody can be down in contract 7 (going down goes out): no meld to claim a discard onto.
     [(tap, played) for tap in TAPS for played in (0, 5, 6) if (tap, played) != ("shanghai", 6)],
 )
-def test_a_taps_answer_is_the_table_as_read_afresh(client, member, game, tap, played):
-    busy_table(game, played=played)
+def test_a_taps_answer_is_the_table_as_read_afresh(client, busy, tap, played):
+    game = busy
     if tap == "score":
         go_out(game, seats(game)[1])
     response = post(client, tap.split()[0], game, htmx=True, **TAPS[tap](*seats(game)))
@@ -638,9 +661,9 @@ def test_a_taps_answer_is_the_table_as_read_afresh(client, member, game, tap, pl
     ],
 )
 def test_a_tap_takes_the_same_queries_at_any_contract(
-    client, member, game, django_assert_num_queries, played, tap, queries
+    client, busy, django_assert_num_queries, played, tap, queries
 ):
-    busy_table(game, played=played)
+    game = busy
     data = TAPS[tap](*seats(game))
     with django_assert_num_queries(queries):
         response = post(client, tap, game, htmx=True, **data)

@@ -12,6 +12,7 @@ from scorekeeper.management.commands.bench_standings import club_seed
 from scorekeeper.models import Game, Season
 from scorekeeper.selectors import standings
 from tests.factories import (
+    built_once,
     finish_game,
     make_club,
     make_game,
@@ -29,12 +30,20 @@ def text(response) -> str:
     return html.unescape(response.content.decode())
 
 
+@pytest.fixture(scope="module")
+def built_table(django_db_setup, django_db_blocker):
+    """The finished table's id, built once for the module's tests."""
+    with built_once(django_db_blocker):
+        club = make_club()
+        players = [make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan"]]
+        yield finish_game(make_game(club, seated=players)).pk
+
+
 @pytest.fixture
-def table():
-    """A finished four-player table: Ann 0, Ben 70, Cat 140, Dan 210."""
-    club = make_club()
-    players = [make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan"]]
-    return finish_game(make_game(club, seated=players))
+def table(built_table):
+    """A finished four-player table: Ann 0, Ben 70, Cat 140, Dan 210; read afresh for the test
+    (what an earlier test changed was undone in the database)."""
+    return Game.objects.get(pk=built_table)
 
 
 # Pinned query counts: session, user, then the page's own (season, no recount waiting, figures,

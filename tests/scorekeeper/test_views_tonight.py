@@ -16,6 +16,7 @@ from scorekeeper.management.commands.bench_standings import club_seed
 from scorekeeper.models import Club, Game, Membership, Recount, Result, Role
 from scorekeeper.selectors.tonight import tonight_for
 from tests.factories import (
+    built_once,
     database_state,
     finish_game,
     make_club,
@@ -55,18 +56,28 @@ def days_ago(game: Game, days: int) -> Game:
     return game
 
 
+@pytest.fixture(scope="module")
+def built_night(django_db_setup, django_db_blocker):
+    """The night's club and tables, built once for the module's tests (three tables played
+    through the services): their ids."""
+    with built_once(django_db_blocker):
+        club = make_club(name="The Crown")
+        ann, ben, cat, dan, eve = (
+            make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan", "Eve"]
+        )
+        yesterday = days_ago(finish_game(make_game(club, [ann, ben, cat])), 1)
+        tonight = finish_game(make_game(club, [cat, ben, dan]))
+        playing = play_round(make_game(club, [ann, ben, eve]))
+        yield club.pk, yesterday.pk, tonight.pk, playing.pk
+
+
 @pytest.fixture
-def night():
+def night(built_night):
     """Ann, Ben and Cat played yesterday (Ann 0, Ben 70, Cat 140). Tonight Cat, Ben and newcomer
-    Dan finished a table (Cat 0, Ben 70, Dan 140), and Ann, Ben and Eve are at contract 2."""
-    club = make_club(name="The Crown")
-    ann, ben, cat, dan, eve = (
-        make_player(club, name) for name in ["Ann", "Ben", "Cat", "Dan", "Eve"]
-    )
-    yesterday = days_ago(finish_game(make_game(club, [ann, ben, cat])), 1)
-    tonight = finish_game(make_game(club, [cat, ben, dan]))
-    playing = play_round(make_game(club, [ann, ben, eve]))
-    return club, yesterday, tonight, playing
+    Dan finished a table (Cat 0, Ben 70, Dan 140), and Ann, Ben and Eve are at contract 2.
+    Read afresh for the test: what an earlier test changed was undone in the database."""
+    club, *games = built_night
+    return Club.objects.get(pk=club), *(Game.objects.get(pk=pk) for pk in games)
 
 
 # What the page shows
