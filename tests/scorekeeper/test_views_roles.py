@@ -118,6 +118,7 @@ ENDPOINTS = {
     "play_again": ("-", "scorer"),
     "checker": ("signed-in", "signed-in"),
     "cards_preview": ("signed-in", "-"),
+    "count_check": ("signed-in", "-"),
     "checker_photo": ("-", "signed-in"),
     "checker_photo_reading": ("taker", "-"),
     "rules_summary": ("viewer", "-"),

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scorekeeper", "0021_club_tablet_idle"),
+        ("scorekeeper", "0022_event_kind_choices_named"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
