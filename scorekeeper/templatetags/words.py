@@ -19,18 +19,6 @@ WORDS = [
     gettext_noop("Take out {card}"),
     gettext_noop("Take out {card}, read unsure"),
     gettext_noop("The next card goes here"),
-    gettext_noop("The card is entered."),
-    gettext_noop("no"),
-    gettext_noop("one"),
-    gettext_noop("two"),
-    gettext_noop("three"),
-    gettext_noop("four"),
-    gettext_noop("five"),
-    gettext_noop("six"),
-    gettext_noop("seven"),
-    gettext_noop("eight"),
-    gettext_noop("nine"),
-    gettext_noop("ten"),
     # live.js
     gettext_noop("No connection. Taps wait here and are sent once it is back."),
     gettext_noop("No connection. The scores update again once it is back."),
@@ -88,22 +76,6 @@ WORDS = [
 def _counted(number: int) -> list[str]:
     """The words that count something, for `number` (1: the singulars, 2: the plurals)."""
     return [
-        ngettext("{count} card", "{count} cards", number),
-        ngettext("All {count} card is entered.", "All {count} cards are entered.", number),
-        ngettext(
-            "{cards} missing: this hand holds {held} and {entered} are entered. Add it, or tap "
-            "how many it holds.",
-            "{cards} missing: this hand holds {held} and {entered} are entered. Add them, or tap "
-            "how many it holds.",
-            number,
-        ),
-        ngettext(
-            "{cards} too many: this hand holds {held} and {entered} are entered. Take it out, or "
-            "tap how many it holds.",
-            "{cards} too many: this hand holds {held} and {entered} are entered. Take them out, "
-            "or tap how many it holds.",
-            number,
-        ),
         ngettext(
             "No connection. Your tap waits and is sent once the connection is back.",
             "No connection. Your {count} taps wait and are sent, in order, once the connection "
