@@ -1,5 +1,7 @@
 """The melds on the table: going down with checked melds, lay-offs and Shanghai claims onto them."""
 
+from django.utils.translation import gettext
+
 import rules
 from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Round, Seat, TableMeld
@@ -81,7 +83,7 @@ def shanghai_claim_onto(
         raise ActionRefused("A player cannot claim their own discard.")
     before, after = _meld_extend(game, meld, [card])
     kind = Event.Kind.SHANGHAI_CLAIM
-    what = f"{card} onto {before}"
+    what = gettext("{card} onto {meld}").format(card=card, meld=before)
     description = history(kind, player=seat.player, discarder=discarder.player, what=what)
     changed = {"before": meld_cards(meld, before), "after": meld_cards(meld, after)}
     return event_record(

@@ -4,6 +4,7 @@ from collections import Counter
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import rules
 from scorekeeper import selectors
@@ -206,9 +207,12 @@ def round_edit(
         if seat_id.isdecimal() and before[seat_id] != after[seat_id]
     ]
     if before["went_out"] != after["went_out"]:
-        changes.insert(0, f"{names[after['went_out']]} went out, not {names[before['went_out']]}")
+        went_out = gettext("{player} went out, not {other}")
+        changes.insert(
+            0, went_out.format(player=names[after["went_out"]], other=names[before["went_out"]])
+        )
     if before["rummy"] != after["rummy"]:
-        changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
+        changes.insert(0, gettext("in one turn") if after["rummy"] else gettext("not in one turn"))
     changes = ", ".join(changes)
     kind = Event.Kind.SCORE_EDITED
     description = history(kind, number=round_.number, changes=changes)
