@@ -9,7 +9,8 @@ from django.utils import timezone, translation
 
 import rules
 from scorekeeper import services
-from scorekeeper.models import Membership, Role
+from scorekeeper.forms import GameStartForm
+from scorekeeper.models import Membership, Role, RulesProfile
 from tests.factories import make_club, make_game, make_player, make_user, play_round, seats
 from tests.scorekeeper.test_spanish import CLUB, PLAYERS, english_left, english_words
 
@@ -87,3 +88,14 @@ def test_an_owners_audit_trail_written_in_spanish_has_no_english_word():
     assert len(trail) == 7
     assert "dio a Ann el rol de anotador" in trail
     assert _english_in(trail) == [], trail
+
+
+def test_a_club_made_in_spanish_names_its_seed_rules_in_spanish_and_starts_tables_with_them():
+    with translation.override("es"):
+        club = make_club(name=CLUB)
+    seed = club.profiles.get()
+    assert seed.name == "Reglas iniciales"
+    RulesProfile.objects.create(club=club, name="Corto", settings=seed.settings)
+    # Read in English now: the seed rules are still the ones a new table starts from.
+    assert GameStartForm(club=club).fields["profile"].initial == str(seed.pk)
+    assert RulesProfile.seed_names() == {"Seed rules", "Reglas iniciales"}
