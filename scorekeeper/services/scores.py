@@ -79,7 +79,8 @@ def _hands_apply(
             continue
         entry = entries.get(seat_id)
         if entry is None or (not entry.cards and entry.points is None):
-            problems.append(f"Enter the cards {name} was left holding, or their points.")
+            problem = gettext("Enter the cards {player} was left holding, or their points.")
+            problems.append(problem.format(player=name))
             continue
         if entry.cards:
             cards = list(entry.cards)
@@ -110,7 +111,9 @@ def round_score(
     table = table or selectors.table_read(game)
     round_ = current_round(game, table)
     if not round_.went_out_id:
-        raise ActionRefused("Nobody has gone out yet: tap “Went out” for the player who did.")
+        raise ActionRefused(
+            gettext("Nobody has gone out yet: tap “Went out” for the player who did.")
+        )
     house_rules = game.house_rules
     hands = table.hands_of(round_)
     claims = table.claims(round_)
@@ -138,10 +141,11 @@ def _round_scored_undo(game: Game, event: Event) -> None:
     round_ = event.round
     following = game.rounds.filter(number=round_.number + 1)
     if following.filter(Q(checks__isnull=False) | Q(photos__isnull=False)).exists():
-        raise ActionRefused(
-            f"Contract {round_.number + 1} already has checks or photos, so contract "
-            f"{round_.number} cannot be reopened: edit its scores from the scoreboard."
+        refusal = gettext(
+            "Contract {next} already has checks or photos, so contract {number} cannot be "
+            "reopened: edit its scores from the scoreboard."
         )
+        raise ActionRefused(refusal.format(next=round_.number + 1, number=round_.number))
     following.delete()
     round_.hands.update(cards="", points=None)
     round_.finished_at = None
@@ -172,7 +176,7 @@ def round_edit(
     """Correct a finished round: who went out (in one turn or not) and what the others held.
     The history keeps what it was."""
     if round_.finished_at is None or round_.game_id != game.pk:
-        raise ActionRefused("Only a finished round's scores can be edited.")
+        raise ActionRefused(gettext("Only a finished round's scores can be edited."))
     hands = list(round_.hands.select_related("seat__player"))
     down = {hand.seat_id for hand in hands if hand.went_down}
     before = round_hands(
@@ -192,7 +196,7 @@ def round_edit(
     )
     after = round_hands(round_, scored, down=down)
     if before == after:
-        raise ActionRefused("Nothing changed, so nothing was saved.")
+        raise ActionRefused(gettext("Nothing changed, so nothing was saved."))
     for hand in hands:
         hand.cards, hand.points = scored[hand.seat_id]
         hand.went_down = hand.seat_id in after["down"]

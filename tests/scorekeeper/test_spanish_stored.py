@@ -99,3 +99,21 @@ def test_a_club_made_in_spanish_names_its_seed_rules_in_spanish_and_starts_table
     # Read in English now: the seed rules are still the ones a new table starts from.
     assert GameStartForm(club=club).fields["profile"].initial == str(seed.pk)
     assert RulesProfile.seed_names() == {"Seed rules", "Reglas iniciales"}
+
+
+def test_a_tap_refused_in_spanish_says_why_in_spanish():
+    owner = make_user(PLAYERS[4])
+    club = make_club(owner, name=CLUB)
+    game = make_game(club, [make_player(club, name) for name in PLAYERS[:3]])
+    ann = seats(game)[0]
+    with translation.override("es"):
+        with pytest.raises(services.ActionRefused, match="^No hay nada que deshacer.$"):
+            services.action_undo(game=game, version=game.version, user=owner)
+        services.hand_mark_down(game=game, version=game.version, seat=ann, user=owner)
+        with pytest.raises(services.ActionRefused, match="^Ann ya se bajó en esta ronda.$"):
+            services.hand_mark_down(game=game, version=game.version, seat=ann, user=owner)
+        services.round_record_went_out(game=game, version=game.version, seat=ann, user=owner)
+        with pytest.raises(services.ActionRefused) as refused:
+            services.round_score(game=game, version=game.version, entries={}, user=owner)
+    assert "Anota las cartas que le quedaron a Ben, o sus puntos." in str(refused.value)
+    assert _english_in([str(refused.value)]) == []
