@@ -44,10 +44,7 @@ PROPER = {"shanghai", "scorekeeper", "bg", "stats"}
 STILL_ENGLISH = {
     "checker",
     "table checker",
-    "rules summary",
-    "profile form",
     "members",
-    "new profile",
 }
 ANONYMOUS = {
     "login": "/accounts/login/",
