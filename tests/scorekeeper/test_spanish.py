@@ -44,7 +44,6 @@ PROPER = {"shanghai", "scorekeeper", "bg", "stats"}
 STILL_ENGLISH = {
     "checker",
     "table checker",
-    "members",
 }
 ANONYMOUS = {
     "login": "/accounts/login/",
