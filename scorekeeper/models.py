@@ -437,8 +437,8 @@ class TableMeld(models.Model):
     """A meld on the table in a round: its owner, its cards, and what each joker stands for."""
 
     class Kind(models.TextChoices):
-        BOOK = "book", "Book"
-        RUN = "run", "Run"
+        BOOK = "book", gettext_lazy("Book")
+        RUN = "run", gettext_lazy("Run")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="melds")
     owner = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="melds")
