@@ -4,6 +4,7 @@ club's owners change these, and a club always keeps an owner."""
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Club, Membership, Role, new_invite_code
 
@@ -20,7 +21,12 @@ def _owner_stays(membership: Membership, sentence: str) -> None:
         return
     owners = Membership.objects.select_for_update().filter(club=membership.club_id, role=Role.OWNER)
     if not owners.exclude(pk=membership.pk).exists():
-        raise ActionRefused(f"{sentence} Make another member an owner first.")
+        raise ActionRefused(sentence)
+
+
+def _only_owner(membership: Membership) -> str:
+    said = _("%(member)s is the club's only owner. Make another member an owner first.")
+    return said % {"member": membership.user}
 
 
 @transaction.atomic
@@ -31,10 +37,9 @@ def club_invite_set(*, club: Club, user, role: Role, expires_at: datetime | None
     club.invite_role = role
     club.invite_expires_at = expires_at
     club.save(update_fields=["invite_role", "invite_expires_at"])
-    role_name = club.get_invite_role_display().lower()
     until = f" until {expires_at:%d %b %Y %H:%M}" if expires_at else ""
     owner_action_record(
-        club_id=club.pk, user=user, summary=f"let the invite code make {role_name}s{until}"
+        club_id=club.pk, user=user, summary=f"let the invite code make {club.invite_role}s{until}"
     )
     return club
 
@@ -56,13 +61,13 @@ def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
     membership.refresh_from_db()  # as it is now that the club is ours
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     if role != Role.OWNER:
-        _owner_stays(membership, f"{membership.user} is the club's only owner.")
+        _owner_stays(membership, _only_owner(membership))
     membership.role = role
     membership.save(update_fields=["role"])
     owner_action_record(
         club_id=membership.club_id,
         user=user,
-        summary=f"made {membership.user} {Role(role).label.lower()}",
+        summary=f"made {membership.user} {Role(role).value}",
     )
     return membership
 
@@ -73,7 +78,7 @@ def member_remove(*, membership: Membership, user) -> None:
     the tables are the club's names, not accounts."""
     club_lock(membership.club_id)
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
-    _owner_stays(membership, f"{membership.user} is the club's only owner.")
+    _owner_stays(membership, _only_owner(membership))
     poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
     player_accounts_drop(club_id=membership.club_id, user_id=membership.user_id)
     membership.delete()
@@ -88,8 +93,9 @@ def member_leave(*, club: Club, user) -> None:
     club_lock(club.pk)
     membership = Membership.objects.filter(club=club, user=user).first()
     if membership is None:
-        raise ActionRefused(f"You are not a member of {club}.")
-    _owner_stays(membership, f"You are the only owner of {club}.")
+        raise ActionRefused(_("You are not a member of %(club)s.") % {"club": club})
+    said = _("You are the only owner of %(club)s. Make another member an owner first.")
+    _owner_stays(membership, said % {"club": club})
     poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
     player_accounts_drop(club_id=membership.club_id, user_id=membership.user_id)
     membership.delete()
