@@ -23,4 +23,3 @@ def pytest_collection_modifyitems(items):
         if is_property or "/browser/" in item.nodeid:
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
