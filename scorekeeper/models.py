@@ -10,7 +10,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from recognizer.limits import SURE_CONFIDENCE
 from rules import Card, HouseRules, Question, parse_cards, parse_ranks
@@ -36,9 +36,9 @@ def default_time_zone() -> str:
 class Role(models.TextChoices):
     """What a member may do in a club; each role may do all that the ones before it may."""
 
-    VIEWER = "viewer", "Viewer"
-    SCORER = "scorer", "Scorer"
-    OWNER = "owner", "Owner"
+    VIEWER = "viewer", gettext_lazy("Viewer")
+    SCORER = "scorer", gettext_lazy("Scorer")
+    OWNER = "owner", gettext_lazy("Owner")
 
     @classmethod
     def invitable(cls) -> list[tuple[str, str]]:
@@ -448,8 +448,8 @@ class TableMeld(models.Model):
     """A meld on the table in a round: its owner, its cards, and what each joker stands for."""
 
     class Kind(models.TextChoices):
-        BOOK = "book", "Book"
-        RUN = "run", "Run"
+        BOOK = "book", gettext_lazy("Book")
+        RUN = "run", gettext_lazy("Run")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="melds")
     owner = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="melds")

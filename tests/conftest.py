@@ -4,7 +4,6 @@ Django starts. Django-only fixtures live in tests/scorekeeper/conftest.py."""
 import os
 
 import pytest
-from django.utils import translation
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -24,12 +23,3 @@ def pytest_collection_modifyitems(items):
         if is_property or "/browser/" in item.nodeid:
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
-@pytest.fixture(autouse=True)
-def english_between_tests():
-    """Each test starts in the default language: a request in Spanish leaves Spanish active in
-    its thread (the locale middleware activates a request's language and leaves it so), and the
-    next test on the same worker would read its words."""
-    yield
-    translation.deactivate()

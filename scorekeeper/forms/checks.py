@@ -2,7 +2,7 @@
 
 from django import forms
 from django.urls import reverse_lazy
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 import rules
 from scorekeeper.models import Game, Round, RulesProfile
@@ -18,8 +18,15 @@ def melds_clean(text: str) -> list[list[rules.Card]]:
     except rules.CardError as error:
         raise forms.ValidationError(translated(error.args[0])) from None
     if not melds:
-        raise forms.ValidationError("Enter some cards, like 7H 8H 9H JK.")
+        raise forms.ValidationError(gettext("Enter some cards, like 7H 8H 9H JK."))
     return melds
+
+
+def _meld_label(meld) -> str:
+    """A meld on the table, as the menu of melds to lay off on names it."""
+    said = gettext("%(player)s's %(kind)s %(cards)s")
+    kind = meld.get_kind_display().lower()
+    return said % {"player": meld.owner.player, "kind": kind, "cards": meld.cards}
 
 
 class CheckForm(forms.Form):
@@ -34,6 +41,7 @@ class CheckForm(forms.Form):
     )
     cards = forms.CharField(
         max_length=300,
+        label=gettext_lazy("Cards"),
         widget=forms.Textarea(
             attrs={
                 "rows": 2,
@@ -48,10 +56,10 @@ class CheckForm(forms.Form):
                 "hx-swap": "outerHTML",
             }
         ),
-        help_text="Like 7H 8H 9H JK, or 10♠ J♠ Q♠ K♠. Separate melds with |.",
+        help_text=gettext_lazy("Like 7H 8H 9H JK, or 10♠ J♠ Q♠ K♠. Separate melds with |."),
     )
     target = forms.TypedChoiceField(
-        coerce=int, required=False, empty_value=None, label="Lay off on"
+        coerce=int, required=False, empty_value=None, label=gettext_lazy("Lay off on")
     )
 
     def __init__(
@@ -71,7 +79,7 @@ class CheckForm(forms.Form):
         self.contract = contract
         self.shanghai_claims = shanghai_claims
         self.fields["target"].choices = [("", "—")] + [
-            (index, str(meld)) for index, meld in enumerate(table_melds)
+            (index, _meld_label(meld)) for index, meld in enumerate(table_melds)
         ]
         if profiles is not None:
             self.fields["profile"] = RowChoiceField(
@@ -79,7 +87,7 @@ class CheckForm(forms.Form):
                 required=False,
                 # Every club has its copy of the seed rules: offer them once, as that club's.
                 empty_label=None if profiles else RulesProfile.SEED_NAME,
-                label="House rules",
+                label=gettext("House rules"),
             )
             if len({profile.club_id for profile in profiles}) > 1:
                 self.fields["profile"].label_from_instance = lambda p: f"{p} · {p.club}"
@@ -87,16 +95,22 @@ class CheckForm(forms.Form):
                 coerce=int,
                 required=False,
                 empty_value=1,
-                choices=[(n, f"Contract {n}") for n in range(1, contracts + 1)],
+                choices=[
+                    (n, gettext("Contract %(number)s") % {"number": n})
+                    for n in range(1, contracts + 1)
+                ],
                 initial=1,
+                label=gettext("Contract"),
             )
             self.fields["table"] = forms.CharField(
                 required=False,
                 max_length=600,
                 widget=forms.Textarea(attrs={"rows": 2}),
-                label="Melds on the table",
-                help_text="For lay-offs and Shanghai: the table's melds, separated by |. "
-                "For a lay-off, the first meld is the one you lay off on.",
+                label=gettext("Melds on the table"),
+                help_text=gettext(
+                    "For lay-offs and Shanghai: the table's melds, separated by |. "
+                    "For a lay-off, the first meld is the one you lay off on."
+                ),
             )
 
     def clean_cards(self):
@@ -111,8 +125,12 @@ class CheckForm(forms.Form):
         if count > most:
             self.add_error(
                 "cards",
-                f"That is {count} cards, more than a hand can hold in contract {self.contract} "
-                f"under these rules (at most {most}, May I? and Shanghai cards included).",
+                # More than the most asked, so always several cards.
+                gettext(
+                    "That is %(count)s cards, more than a hand can hold in contract %(contract)s "
+                    "under these rules (at most %(most)s, May I? and Shanghai cards included)."
+                )
+                % {"count": count, "contract": self.contract, "most": most},
             )
 
     def clean_table(self):
@@ -126,9 +144,13 @@ class CheckForm(forms.Form):
             self.house_rules = profile.house_rules if profile else self.house_rules
             self.contract = cleaned.get("contract") or 1
             if self.contract > len(self.house_rules.contracts):
-                self.add_error(
-                    "contract", f"These rules have {len(self.house_rules.contracts)} contracts."
+                count = len(self.house_rules.contracts)
+                said = ngettext(
+                    "These rules have %(count)s contract.",
+                    "These rules have %(count)s contracts.",
+                    count,
                 )
+                self.add_error("contract", said % {"count": count})
                 return cleaned
         if "cards" in cleaned and "question" in cleaned:
             self._check_hand_size(cleaned["question"], cleaned["cards"])
@@ -138,13 +160,18 @@ class CheckForm(forms.Form):
             cleaned["target"] = 0 if asks_lay_off else None
             if asks_lay_off and "table" in cleaned and not cleaned["table"]:
                 self.add_error(
-                    "table", "Type the meld you lay off on here: there is no table to pick it from."
+                    "table",
+                    gettext(
+                        "Type the meld you lay off on here: there is no table to pick it from."
+                    ),
                 )
         elif asks_lay_off and cleaned.get("target") is None:
             if len(self.fields["target"].choices) == 1:
-                self.add_error("target", "No meld is on the table yet, so nothing can be laid off.")
+                self.add_error(
+                    "target", gettext("No meld is on the table yet, so nothing can be laid off.")
+                )
             else:
-                self.add_error("target", "Pick the meld on the table to lay off on.")
+                self.add_error("target", gettext("Pick the meld on the table to lay off on."))
         return cleaned
 
 
@@ -175,5 +202,5 @@ class LayOffForm(GoingDownForm):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("discarder") and len(cleaned.get("melds") or []) != 1:
-            self.add_error("melds", "A Shanghai claim is one card.")
+            self.add_error("melds", gettext("A Shanghai claim is one card."))
         return cleaned

@@ -4,30 +4,33 @@ from datetime import timedelta
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Role
 
 # How long a shared invite code keeps working, as an owner would say it.
 EXPIRIES = {
-    "": ("Until I change the code", None),
-    "1": ("For a day", timedelta(days=1)),
-    "7": ("For a week", timedelta(days=7)),
-    "30": ("For a month", timedelta(days=30)),
+    "": (gettext_lazy("Until I change the code"), None),
+    "1": (gettext_lazy("For a day"), timedelta(days=1)),
+    "7": (gettext_lazy("For a week"), timedelta(days=7)),
+    "30": (gettext_lazy("For a month"), timedelta(days=30)),
 }
 
 
 class InviteForm(forms.Form):
     role = forms.ChoiceField(
         choices=Role.invitable(),
-        label="Newcomers join as",
-        help_text="Scorers play the tables; viewers only read.",
-        error_messages={"invalid_choice": "Newcomers join as scorers or as viewers."},
+        label=gettext_lazy("Newcomers join as"),
+        help_text=gettext_lazy("Scorers play the tables; viewers only read."),
+        error_messages={"invalid_choice": gettext_lazy("Newcomers join as scorers or as viewers.")},
     )
     expires = forms.ChoiceField(
         choices=[(key, label) for key, (label, _) in EXPIRIES.items()],
         required=False,
-        label="The code works",
-        error_messages={"invalid_choice": "Pick how long the code works from the list."},
+        label=gettext_lazy("The code works"),
+        error_messages={
+            "invalid_choice": gettext_lazy("Pick how long the code works from the list.")
+        },
     )
 
     def clean(self):
@@ -41,6 +44,8 @@ class InviteForm(forms.Form):
 class RoleForm(forms.Form):
     role = forms.ChoiceField(
         choices=Role.choices,
-        label="Role",
-        error_messages={"invalid_choice": "A member is an owner, a scorer or a viewer."},
+        label=gettext_lazy("Role"),
+        error_messages={
+            "invalid_choice": gettext_lazy("A member is an owner, a scorer or a viewer.")
+        },
     )

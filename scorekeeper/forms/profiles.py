@@ -1,7 +1,7 @@
 """Rule profiles: every setting of rules.HouseRules, in a form."""
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 import rules
 from scorekeeper.models import RulesProfile
@@ -9,7 +9,8 @@ from scorekeeper.rules_words import translated
 
 from .clubs import NameField
 
-CONTRACT_HELP = (
+# The contracts stay as typed in every language (docs/rules.md's notation of a contract).
+CONTRACT_HELP = gettext_lazy(
     "One contract a line, in playing order: “2 books”, “1 book 1 run”, “3 runs no discard”."
 )
 
@@ -31,7 +32,7 @@ TABLE_SETTINGS = {
 class ProfileForm(forms.Form):
     """Every setting of rules.HouseRules; HouseRules itself decides whether they fit together."""
 
-    name = NameField(model=RulesProfile)
+    name = NameField(model=RulesProfile, label=gettext_lazy("Name"))
 
     def __init__(self, *args, house_rules: rules.HouseRules | None = None, name: str = "", **kw):
         super().__init__(*args, **kw)
@@ -44,7 +45,7 @@ class ProfileForm(forms.Form):
             self.fields[setting.name] = self._field_for(setting, getattr(house_rules, setting.name))
             self.setting_names.append(setting.name)
         for rank, points in house_rules.points:
-            label = "Joker" if rank == "JK" else rank
+            label = gettext("Joker") if rank == "JK" else rank
             self.fields[f"points_{rank}"] = forms.IntegerField(
                 min_value=0, max_value=rules.MAX_POINTS, label=label, initial=points
             )
@@ -83,10 +84,10 @@ class ProfileForm(forms.Form):
         play = [self[name] for name in self.setting_names if name not in TABLE_SETTINGS]
         points = [self[name] for name in self.fields if name.startswith("points_")]
         return [
-            ("Name", [self["name"]]),
-            ("Table and deal", table),
-            ("Play", play),
-            ("Penalty points", points),
+            (gettext("Name"), [self["name"]]),
+            (gettext("Table and deal"), table),
+            (gettext("Play"), play),
+            (gettext("Penalty points"), points),
         ]
 
     def clean_contracts(self):
@@ -100,7 +101,9 @@ class ProfileForm(forms.Form):
         try:
             return [int(part) for part in self.cleaned_data["cards_dealt"].split(",")]
         except ValueError:
-            raise forms.ValidationError("Give whole numbers separated by commas.") from None
+            raise forms.ValidationError(
+                gettext("Give whole numbers separated by commas.")
+            ) from None
 
     def clean(self):
         cleaned = super().clean()

@@ -5,7 +5,8 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import dateformat
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Club, Membership, Role, new_invite_code
 
@@ -37,7 +38,12 @@ def _owner_stays(membership: Membership, sentence: str) -> None:
         return
     owners = Membership.objects.select_for_update().filter(club=membership.club_id, role=Role.OWNER)
     if not owners.exclude(pk=membership.pk).exists():
-        raise ActionRefused(f"{sentence} Make another member an owner first.")
+        raise ActionRefused(sentence)
+
+
+def _only_owner(membership: Membership) -> str:
+    said = _("%(member)s is the club's only owner. Make another member an owner first.")
+    return said % {"member": membership.user}
 
 
 @transaction.atomic
@@ -63,7 +69,7 @@ def club_invite_rotate(*, club: Club, user) -> Club:
     role_require(club=club, user=user, role=Role.OWNER)
     club.invite_code = new_invite_code()
     club.save(update_fields=["invite_code"])
-    owner_action_record(club_id=club.pk, user=user, summary=gettext("made a new invite code"))
+    owner_action_record(club_id=club.pk, user=user, summary=_("made a new invite code"))
     return club
 
 
@@ -74,7 +80,7 @@ def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
     membership.refresh_from_db()  # as it is now that the club is ours
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
     if role != Role.OWNER:
-        _owner_stays(membership, f"{membership.user} is the club's only owner.")
+        _owner_stays(membership, _only_owner(membership))
     membership.role = role
     membership.save(update_fields=["role"])
     owner_action_record(
@@ -91,11 +97,11 @@ def member_remove(*, membership: Membership, user) -> None:
     the tables are the club's names, not accounts."""
     club_lock(membership.club_id)
     role_require(club=membership.club_id, user=user, role=Role.OWNER)
-    _owner_stays(membership, f"{membership.user} is the club's only owner.")
+    _owner_stays(membership, _only_owner(membership))
     poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
     player_accounts_drop(club_id=membership.club_id, user_id=membership.user_id)
     membership.delete()
-    summary = gettext("took {member} out of the club").format(member=membership.user)
+    summary = _("took {member} out of the club").format(member=membership.user)
     owner_action_record(club_id=membership.club_id, user=user, summary=summary)
 
 
@@ -105,8 +111,9 @@ def member_leave(*, club: Club, user) -> None:
     club_lock(club.pk)
     membership = Membership.objects.filter(club=club, user=user).first()
     if membership is None:
-        raise ActionRefused(f"You are not a member of {club}.")
-    _owner_stays(membership, f"You are the only owner of {club}.")
+        raise ActionRefused(_("You are not a member of %(club)s.") % {"club": club})
+    said = _("You are the only owner of %(club)s. Make another member an owner first.")
+    _owner_stays(membership, said % {"club": club})
     poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
     player_accounts_drop(club_id=membership.club_id, user_id=membership.user_id)
     membership.delete()

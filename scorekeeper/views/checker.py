@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 from django_ratelimit.decorators import ratelimit
 
@@ -16,17 +17,29 @@ from scorekeeper.views.access import game_in_play_or_404, table_photo_or_none
 
 # Each question's answer is headed in its own words: (when yes, when no).
 VERDICTS = {
-    rules.Question.MELD: ("✔ A legal meld", "✘ Not a legal meld"),
-    rules.Question.GOING_DOWN: ("✔ You can go down", "✘ Not a going-down"),
-    rules.Question.LAY_OFF: ("✔ It can be laid off", "✘ It cannot be laid off there"),
-    rules.Question.SHANGHAI: ("✔ Shanghai! It fits the table", "✘ Not a Shanghai"),
-    rules.Question.HINT: ("✔ You could lay this down", "✘ Nothing to lay down yet"),
+    rules.Question.MELD: (gettext_lazy("✔ A legal meld"), gettext_lazy("✘ Not a legal meld")),
+    rules.Question.GOING_DOWN: (
+        gettext_lazy("✔ You can go down"),
+        gettext_lazy("✘ Not a going-down"),
+    ),
+    rules.Question.LAY_OFF: (
+        gettext_lazy("✔ It can be laid off"),
+        gettext_lazy("✘ It cannot be laid off there"),
+    ),
+    rules.Question.SHANGHAI: (
+        gettext_lazy("✔ Shanghai! It fits the table"),
+        gettext_lazy("✘ Not a Shanghai"),
+    ),
+    rules.Question.HINT: (
+        gettext_lazy("✔ You could lay this down"),
+        gettext_lazy("✘ Nothing to lay down yet"),
+    ),
 }
 # The engine ran out of steps before it could tell (rules/going_down/budget.py): neither a yes
 # nor a no, and the reasons say what to ask instead.
-GAVE_UP = "⚠ Too many possibilities"
+GAVE_UP = gettext_lazy("⚠ Too many possibilities")
 # A going-down that uses the whole hand, in a no-discard contract: it ends the round.
-GOES_OUT = "✔ You can go out"
+GOES_OUT = gettext_lazy("✔ You can go out")
 
 
 # The most questions a member asks the checker, and photos a member takes, in a minute: well
@@ -143,16 +156,20 @@ def _record_offer(question, answer, typed, target, melds):
         return {
             "url": "melds_record",
             "melds": " | ".join(rules.format_cards(meld.cards) for meld in answer.melds),
-            "who": "Record as going out for" if answer.goes_out else "Record as going down for",
-            "label": "Record going out" if answer.goes_out else "Record the going-down",
+            "who": gettext("Record as going out for")
+            if answer.goes_out
+            else gettext("Record as going down for"),
+            "label": gettext("Record going out")
+            if answer.goes_out
+            else gettext("Record the going-down"),
         }
     if question == rules.Question.LAY_OFF:
         return {
             "url": "lay_off",
             "melds": " ".join(rules.format_cards(meld) for meld in typed),
             "meld": melds[target].pk,
-            "who": "Laid off by",
-            "label": "Record the lay-off",
+            "who": gettext("Laid off by"),
+            "label": gettext("Record the lay-off"),
         }
     return None
 
@@ -181,7 +198,7 @@ def cards_preview(request: HttpRequest) -> HttpResponse:
     text = request.GET.get("cards", "")
     context = {"melds_preview": [], "error": ""}
     if len(text) > CheckForm.base_fields["cards"].max_length:
-        context["error"] = "That is more than any hand holds: check a few melds at a time."
+        context["error"] = gettext("That is more than any hand holds: check a few melds at a time.")
     elif text.strip():
         try:
             context["melds_preview"] = melds_clean(text)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import services
@@ -15,6 +16,13 @@ from scorekeeper.forms import InviteForm, RoleForm
 from scorekeeper.models import Role
 from scorekeeper.views.access import club_or_404, membership_or_404
 from scorekeeper.views.outcomes import write_and_redirect
+
+# A role's members as this page's sentences say them: newcomers "join as scorers".
+ROLE_MEMBERS = {
+    Role.OWNER: gettext_lazy("owners"),
+    Role.SCORER: gettext_lazy("scorers"),
+    Role.VIEWER: gettext_lazy("viewers"),
+}
 
 
 def _members_of(club_id: int) -> str:
@@ -26,6 +34,7 @@ def _members_page(request, club, *, invite_form=None, status=200) -> HttpRespons
         "club": club,
         "memberships": club.memberships.select_related("user"),
         "roles": Role.choices,
+        "invite_joins_as": ROLE_MEMBERS[Role(club.invite_role)],
         "invite_form": invite_form or InviteForm(initial={"role": club.invite_role, "expires": ""}),
         "owner_actions": club.owner_actions.select_related("user")[:30],
     }
@@ -51,8 +60,8 @@ def invite_set(request: HttpRequest, pk: int) -> HttpResponse:
         role=form.cleaned_data["role"],
         expires_at=form.cleaned_data["expires_at"],
     )
-    role = club.get_invite_role_display().lower()
-    messages.success(request, f"Newcomers with the invite code now join {club} as {role}s.")
+    said = gettext("Newcomers with the invite code now join %(club)s as %(role)s.")
+    messages.success(request, said % {"club": club, "role": ROLE_MEMBERS[Role(club.invite_role)]})
     return redirect("members", pk=club.pk)
 
 
@@ -61,7 +70,7 @@ def invite_set(request: HttpRequest, pk: int) -> HttpResponse:
 def invite_rotate(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk, role=Role.OWNER)
     services.club_invite_rotate(club=club, user=request.user)
-    messages.success(request, "A new invite code: the old one no longer works.")
+    messages.success(request, gettext("A new invite code: the old one no longer works."))
     return redirect("members", pk=club.pk)
 
 
@@ -77,7 +86,10 @@ def member_role(request: HttpRequest, pk: int) -> HttpResponse:
     role_set = partial(
         services.member_role_set, membership=membership, user=request.user, role=role
     )
-    said = f"Saved: {membership.user}'s role is now {Role(role).label.lower()}."
+    said = gettext("Saved: %(member)s's role is now %(role)s.") % {
+        "member": membership.user,
+        "role": Role(role).label.lower(),
+    }
     return write_and_redirect(request, role_set, said=said, to=_members_of(membership.club_id))
 
 
@@ -86,7 +98,7 @@ def member_role(request: HttpRequest, pk: int) -> HttpResponse:
 def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
     membership = membership_or_404(request, pk, role=Role.OWNER)
     remove = partial(services.member_remove, membership=membership, user=request.user)
-    said = f"{membership.user} is no longer a member."
+    said = gettext("%(member)s is no longer a member.") % {"member": membership.user}
     return write_and_redirect(request, remove, said=said, to=_members_of(membership.club_id))
 
 
@@ -95,5 +107,5 @@ def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
 def club_leave(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk)
     leave = partial(services.member_leave, club=club, user=request.user)
-    said = f"You have left {club}."
+    said = gettext("You have left %(club)s.") % {"club": club}
     return write_and_redirect(request, leave, said=said, to="home", refused_to=_members_of(club.pk))

@@ -34,7 +34,11 @@ def _profile_form_page(request, club, profile, *, start: rules.Variant | None = 
         except services.ActionRefused as refusal:
             form.add_error("name", str(refusal))
         else:
-            messages.success(request, f"Saved {profile}. Tables already started keep their rules.")
+            messages.success(
+                request,
+                gettext("Saved %(profile)s. Tables already started keep their rules.")
+                % {"profile": profile},
+            )
             return redirect(club)
     context = {"club": club, "profile": profile, "form": form}
     if profile is None:

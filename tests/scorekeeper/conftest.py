@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.test import override_settings
+from django.utils import translation
 
 import rules
 from scorekeeper import services
@@ -59,6 +60,16 @@ def rate_limit_clock(monkeypatch):
     run). Its clock stands still during a test; the servers a test starts keep the real one."""
     now = time.time()
     monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """A request in Spanish leaves Spanish active on the test's thread (LocaleMiddleware turns it
+    on, nothing turns it off): a service called after it, in this test or the worker's next one,
+    would answer in Spanish. Every test starts from the default language."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

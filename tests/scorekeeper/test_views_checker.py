@@ -533,3 +533,15 @@ def test_the_shanghai_claim_form_never_starts_with_a_player_claiming_their_own_d
 
     assert chosen("seat") == str(ann.pk)
     assert chosen("discarder") == str(ben.pk)
+
+
+def test_a_question_asked_in_spanish_is_answered_in_spanish(client, member, game):
+    response = client.post(
+        reverse("table_check", args=[game.pk]),
+        {"question": "meld", "cards": "8H 8S 8D"},
+        headers={"accept-language": "es"},
+    )
+    body = text_of(response)
+    assert "✔ Una combinación válida" in body
+    assert '<small class="muted">Trío</small>' in body  # the meld's kind
+    assert "Preguntado en esta mesa" in body

@@ -195,3 +195,18 @@ def test_a_refused_owner_action_is_not_listed(client, club):
             membership=club.memberships.get(user=owner), user=owner, role=Role.VIEWER
         )
     assert not club.owner_actions.exists()
+
+
+def test_a_role_change_is_said_and_kept_in_the_owners_language(client, club):
+    viewer = join(club, Role.VIEWER)
+    membership = club.memberships.get(user=viewer)
+    client.force_login(club.owner())
+    spanish = {"accept-language": "es"}
+    response = client.post(
+        reverse("member_role", args=[membership.pk]), {"role": "owner"}, headers=spanish
+    )
+    page = text_of(client.get(response["Location"], headers=spanish))
+    assert f"Guardado: {viewer} ahora es dueño." in page
+    assert "Entran como anotadores." in page  # the invite code, its role in the plural
+    # The owners' audit trail is written in the language the owner acted in.
+    assert club.owner_actions.get().summary == f"hizo dueño a {viewer}"
