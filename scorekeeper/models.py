@@ -8,9 +8,9 @@ from django.db import models
 from django.db.models import F
 from django.db.models.functions import Lower
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from recognizer.limits import SURE_CONFIDENCE
 from rules import Card, HouseRules, Question, parse_cards, parse_ranks
@@ -223,7 +223,9 @@ class Season(models.Model):
 class RulesProfile(models.Model):
     """A club's named set of house rules: every setting of HouseRules, stored as a dict."""
 
-    SEED_NAME = "Seed rules"
+    # A club's seed rules are named in its creator's language when it is made (services/clubs.py),
+    # then they are the club's own name, which an owner may change.
+    SEED_NAME = gettext_noop("Seed rules")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="profiles")
     name = models.CharField(max_length=60)
@@ -238,6 +240,15 @@ class RulesProfile(models.Model):
 
     def __str__(self):
         return self.name
+
+    @classmethod
+    def seed_names(cls) -> set[str]:
+        """The names the seed rules are made under, in each language of the app."""
+        names = {cls.SEED_NAME}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                names.add(_(cls.SEED_NAME))
+        return names
 
     @property
     def house_rules(self) -> HouseRules:

@@ -86,7 +86,7 @@ class CheckForm(forms.Form):
                 queryset=profiles,
                 required=False,
                 # Every club has its copy of the seed rules: offer them once, as that club's.
-                empty_label=None if profiles else RulesProfile.SEED_NAME,
+                empty_label=None if profiles else gettext(RulesProfile.SEED_NAME),
                 label=gettext("House rules"),
             )
             if len({profile.club_id for profile in profiles}) > 1:

@@ -262,7 +262,8 @@ class GameStartForm(forms.Form):
                 [(VARIANT_PREFIX + variant.key, _(variant.name)) for variant in rules.VARIANTS],
             ),
         ]
-        seed = next((p for p in profiles if p.name == RulesProfile.SEED_NAME), None)
+        seed_names = RulesProfile.seed_names()
+        seed = next((p for p in profiles if p.name in seed_names), None)
         self.fields["profile"].initial = str(seed.pk) if seed else None
 
     def clean_profile(self):

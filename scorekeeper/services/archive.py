@@ -4,6 +4,8 @@ selectors/archive.py; its names are here too, as the importer reads them."""
 
 import json
 
+from django.utils.translation import gettext as _
+
 from scorekeeper.models import Game
 from scorekeeper.selectors.archive import (
     EXPORTED,
@@ -42,15 +44,13 @@ def document_parsed(document: bytes | str) -> dict:
         parsed = json.loads(document)
     except (ValueError, RecursionError):
         raise ImportRefused(
-            "This is not a club export: it is not JSON, or it was cut short."
+            _("This is not a club export: it is not JSON, or it was cut short.")
         ) from None
     if not isinstance(parsed, dict) or parsed.get("format") != FORMAT:
-        raise ImportRefused("This file is not a Shanghai Scorekeeper club export.")
+        raise ImportRefused(_("This file is not a Shanghai Scorekeeper club export."))
     if parsed.get("version") != VERSION:
-        raise ImportRefused(
-            f"This export is format version {parsed.get('version')!r}; "
-            f"this app reads version {VERSION}."
-        )
+        refusal = _("This export is format version {version}; this app reads version {ours}.")
+        raise ImportRefused(refusal.format(version=repr(parsed.get("version")), ours=VERSION))
     return parsed
 
 
@@ -68,16 +68,18 @@ def document_payload(document: bytes | str) -> dict:
     payload = parsed.get("payload")
     if not isinstance(payload, dict) or parsed.get("sha256") != payload_checksum(payload):
         raise ImportRefused(
-            "This file was changed or damaged after it was exported (its checksum does not "
-            "match), so it was not imported."
+            _(
+                "This file was changed or damaged after it was exported (its checksum does not "
+                "match), so it was not imported."
+            )
         )
     tables = payload.get("models")
     if not isinstance(tables, dict) or set(tables) != {model_key(model) for model in EXPORTED}:
-        raise ImportRefused("This export does not hold the tables this app expects.")
+        raise ImportRefused(_("This export does not hold the tables this app expects."))
     return payload
 
 
 def exported_club_name(document: bytes | str) -> str:
     """The name of the club a document was exported from (refused like an import if bad)."""
     name = document_payload(document).get("club")
-    return name.strip() if isinstance(name, str) and name.strip() else "Imported club"
+    return name.strip() if isinstance(name, str) and name.strip() else _("Imported club")

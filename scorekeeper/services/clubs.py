@@ -4,6 +4,7 @@ from datetime import date
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 import rules
 from scorekeeper.models import Club, Game, Membership, Player, Role, RulesProfile, Season, Seat
@@ -40,7 +41,7 @@ def club_create(*, user, name: str, time_zone: str | None = None) -> Club:
     club = Club.objects.create(name=name, time_zone=time_zone or settings.TIME_ZONE)
     Membership.objects.create(club=club, user=user, role=Role.OWNER)
     RulesProfile.objects.create(
-        club=club, name=RulesProfile.SEED_NAME, settings=rules.HouseRules().to_dict()
+        club=club, name=gettext(RulesProfile.SEED_NAME), settings=rules.HouseRules().to_dict()
     )
     today = club.today()
     Season.objects.create(club=club, name=str(today.year), starts_on=date(today.year, 1, 1))

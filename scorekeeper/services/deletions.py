@@ -41,7 +41,11 @@ def player_delete(*, player: Player, user) -> Player | None:
     their name and totals, but the roster and new tables no longer offer them. Returns the
     retired player, or None when the player was deleted outright."""
     role_require(club=player.club_id, user=user, role=Role.OWNER)
-    owner_action_record(club_id=player.club_id, user=user, summary=f"deleted player {player}")
+    owner_action_record(
+        club_id=player.club_id,
+        user=user,
+        summary=_("deleted player {player}").format(player=player),
+    )
     if not player.seats.exists():
         player.delete()
         return None
@@ -57,7 +61,9 @@ def profile_delete(*, profile: RulesProfile, user) -> None:
     role_require(club=profile.club_id, user=user, role=Role.OWNER)
     _allowed(previews.profile_preview(profile))
     owner_action_record(
-        club_id=profile.club_id, user=user, summary=f"deleted the house rules {profile}"
+        club_id=profile.club_id,
+        user=user,
+        summary=_("deleted the house rules {profile}").format(profile=profile),
     )
     profile.delete()
 
@@ -67,7 +73,8 @@ def season_delete(*, season: Season, user) -> None:
     """Delete a season no table was played in; one with tables, or the club's last, stays."""
     role_require(club=season.club_id, user=user, role=Role.OWNER)
     _allowed(previews.season_preview(season))
-    owner_action_record(club_id=season.club_id, user=user, summary=f"deleted the season {season}")
+    summary = _("deleted the season {season}").format(season=season)
+    owner_action_record(club_id=season.club_id, user=user, summary=summary)
     season.delete()
 
 
@@ -79,7 +86,8 @@ def game_delete(*, game: Game, user) -> None:
     role_require(club=game.club_id, user=user, role=Role.OWNER)
     club_lock(game.club_id)
     results = list(game.results.only("finished_at", *TALLIED))
-    owner_action_record(club_id=game.club_id, user=user, summary=f"deleted {game}")
+    summary = _("deleted {table}").format(table=game)
+    owner_action_record(club_id=game.club_id, user=user, summary=summary)
     _games_drop(Game.objects.filter(pk=game.pk))
     if results:
         tallies_change(removed=results)

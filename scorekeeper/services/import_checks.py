@@ -7,22 +7,26 @@ import math
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import rules
 from scorekeeper.models import Check, Game, Hand, Result, Round, Seat, TableMeld
+from scorekeeper.rules_words import translated
 
-from .clubs import players_cap_words
 from .refusals import ImportRefused
 
 # What a column takes from JSON, in words: JSON's true is no number and its 1e999 no number at
-# all (Python reads it as infinity), and ["a"] is no name.
+# all (Python reads it as infinity), and ["a"] is no name. An import's refusals are said in the
+# language of the member who sent the file (services/imports.py runs its task in it); the
+# models' and fields' names are the file's own.
 _TYPES = [
-    (models.BooleanField, (bool,), "true or false"),
-    (models.IntegerField, (int,), "a whole number"),
-    (models.FloatField, (int, float), "a number"),
-    (models.CharField, (str,), "text"),
-    (models.TextField, (str,), "text"),
-    (models.DateField, (str,), "a date"),  # a DateTimeField is one
+    (models.BooleanField, (bool,), gettext_lazy("true or false")),
+    (models.IntegerField, (int,), gettext_lazy("a whole number")),
+    (models.FloatField, (int, float), gettext_lazy("a number")),
+    (models.CharField, (str,), gettext_lazy("text")),
+    (models.TextField, (str,), gettext_lazy("text")),
+    (models.DateField, (str,), gettext_lazy("a date")),  # a DateTimeField is one
 ]
 
 
@@ -42,14 +46,17 @@ def value_typed(model, field, value):
         try:
             json.dumps(value, allow_nan=False)
         except ValueError:
-            words = f"A {name}'s {field.name} holds a number that is not one"
-            raise ImportRefused(f"{words} (infinite, or NaN).") from None
+            words = _("A {name}'s {field} holds a number that is not one (infinite, or NaN).")
+            raise ImportRefused(words.format(name=name, field=field.name)) from None
         return value
     for kind, types, words in _TYPES:
         if isinstance(field, kind):
             finite = not isinstance(value, float) or math.isfinite(value)
             if type(value) not in types or not finite:
-                raise ImportRefused(f"A {name}'s {field.name} is not {words}: {_shown(value)}.")
+                refusal = _("A {name}'s {field} is not {words}: {value}.")
+                raise ImportRefused(
+                    refusal.format(name=name, field=field.name, words=words, value=_shown(value))
+                )
             return value
     return value
 
@@ -61,10 +68,12 @@ def players_check(rows: list) -> None:
         return  # refused as such when the players are read
     playing = sum(1 for row in rows if isinstance(row, dict) and row.get("retired") is not True)
     if playing > settings.PLAYERS_PER_CLUB:
-        raise ImportRefused(
-            f"The file has {playing:,} players: more than {players_cap_words()}. Delete those "
-            "who no longer play in the club it comes from, then export and import it again."
+        refusal = _(
+            "The file has {playing} players: more than {most} players, the most a club keeps. "
+            "Delete those who no longer play in the club it comes from, then export and import "
+            "it again."
         )
+        raise ImportRefused(refusal.format(playing=f"{playing:,}", most=settings.PLAYERS_PER_CLUB))
 
 
 def _notation(row, words: str) -> list[rules.Card]:
@@ -73,11 +82,15 @@ def _notation(row, words: str) -> list[rules.Card]:
     try:
         cards = row.card_list
     except ValueError as error:  # CardError is a ValueError
-        raise ImportRefused(f"{words} are not cards: {error}") from None
-    if rules.format_cards(cards) != row.cards:
         raise ImportRefused(
-            f"{words} are not written as the app writes them: {_shown(row.cards)} is "
-            f"{_shown(rules.format_cards(cards))} here."
+            _("{what} are not cards: {error}").format(what=words, error=error)
+        ) from None
+    if rules.format_cards(cards) != row.cards:
+        refusal = _("{what} are not written as the app writes them: {cards} is {written} here.")
+        raise ImportRefused(
+            refusal.format(
+                what=words, cards=_shown(row.cards), written=_shown(rules.format_cards(cards))
+            )
         )
     return cards
 
@@ -90,88 +103,101 @@ def event_payload_check(value, name: str) -> None:
     """An event's `before` or `after` (`name`) in the shapes services/events.py builds, its
     cards in the notation of the rows they come from and go back to on undo (a hand's, a
     meld's): checked before the ids in it are moved to the restored rows."""
-    words = f"An event's {name}"
     if not isinstance(value, dict):
-        raise ImportRefused(f"{words} is not a record of a change.")
+        raise ImportRefused(_("An event's {name} is not a record of a change.").format(name=name))
     for key, item in value.items():
         if key.isdecimal():  # a seat's hand: [cards, points]
             if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
-                raise ImportRefused(f"{words} holds a hand that is not cards and points.")
+                refusal = _("An event's {name} holds a hand that is not cards and points.")
+                raise ImportRefused(refusal.format(name=name))
             if not (item[1] is None or _whole(item[1])):
-                raise ImportRefused(f"{words} holds points that are not points: {_shown(item)}.")
-            _notation(Hand(cards=item[0]), f"A hand's cards in an event's {name}")
+                refusal = _("An event's {name} holds points that are not points: {value}.")
+                raise ImportRefused(refusal.format(name=name, value=_shown(item)))
+            what = _("A hand's cards in an event's {name}").format(name=name)
+            _notation(Hand(cards=item[0]), what)
         elif key == "cards":
             if not isinstance(item, str):
-                raise ImportRefused(f"{words} holds a meld's cards that are not text.")
-            _notation(TableMeld(cards=item), f"A meld's cards in an event's {name}")
+                refusal = _("An event's {name} holds a meld's cards that are not text.")
+                raise ImportRefused(refusal.format(name=name))
+            what = _("A meld's cards in an event's {name}").format(name=name)
+            _notation(TableMeld(cards=item), what)
         elif key in ("went_out", "meld"):
             if not (item is None or _whole(item)):
-                raise ImportRefused(f"{words} names a {key} that is no row: {_shown(item)}.")
+                refusal = _("An event's {name} names a {key} that is no row: {value}.")
+                raise ImportRefused(refusal.format(name=name, key=key, value=_shown(item)))
         elif key == "rummy":
             if type(item) is not bool:
-                raise ImportRefused(f"{words} says rummy with no true or false.")
+                refusal = _("An event's {name} says rummy with no true or false.")
+                raise ImportRefused(refusal.format(name=name))
         elif key in ("down", "melds"):
             # Melds taken back by an undo are gone: the history names them as none.
             gone = (None,) if key == "melds" else ()
             if not (isinstance(item, list) and all(one in gone or _whole(one) for one in item)):
-                raise ImportRefused(f"{words} names {key} that are not a list of rows.")
+                refusal = _("An event's {name} names {key} that are not a list of rows.")
+                raise ImportRefused(refusal.format(name=name, key=key))
         else:
-            raise ImportRefused(f"{words} holds what no change records: {_shown(key)}.")
+            refusal = _("An event's {name} holds what no change records: {value}.")
+            raise ImportRefused(refusal.format(name=name, value=_shown(key)))
 
 
 def _hand(hand: Hand) -> None:
-    held = _notation(hand, "A hand's cards")
+    held = _notation(hand, _("A hand's cards"))
     round_ = hand.round
     house_rules = round_.game.house_rules
     if hand.may_i_limit != house_rules.may_i_limit:
-        raise ImportRefused("A hand's May I? limit is not its table's.")
+        raise ImportRefused(_("A hand's May I? limit is not its table's."))
     if hand.cards:
         if len(held) > rules.MAX_CARDS_HELD:
-            raise ImportRefused(
-                f"A hand holds {len(held)} cards: at most {rules.MAX_CARDS_HELD} are held."
-            )
+            refusal = _("A hand holds {count} cards: at most {most} are held.")
+            raise ImportRefused(refusal.format(count=len(held), most=rules.MAX_CARDS_HELD))
         if hand.points != rules.penalty_points(held, house_rules):
-            raise ImportRefused(
-                f"A hand's points ({hand.points}) are not those of its cards ({hand.cards})."
-            )
+            refusal = _("A hand's points ({points}) are not those of its cards ({cards}).")
+            raise ImportRefused(refusal.format(points=hand.points, cards=hand.cards))
     elif hand.points is not None and hand.seat_id == round_.went_out_id:
         if hand.points != 0:
-            raise ImportRefused("A player who went out has points left in hand.")
+            raise ImportRefused(_("A player who went out has points left in hand."))
     elif hand.points is not None:
         refusal = rules.points_refusal(
-            player="A hand", points=hand.points, most_cards=rules.MAX_CARDS_HELD, rules=house_rules
+            player=_("A hand"),
+            points=hand.points,
+            most_cards=rules.MAX_CARDS_HELD,
+            rules=house_rules,
         )
         if refusal:
-            raise ImportRefused(refusal)
+            raise ImportRefused(translated(refusal))
 
 
 def _seat(seat: Seat) -> None:
     most = seat.game.house_rules.max_players
     if not 0 <= seat.position < most:
-        raise ImportRefused(f"A seat's position is {seat.position}: its table seats {most}.")
+        refusal = _("A seat's position is {position}: its table seats {most}.")
+        raise ImportRefused(refusal.format(position=seat.position, most=most))
 
 
 def _round(round_: Round) -> None:
     contracts = round_.game.contract_count
     if not 1 <= round_.number <= contracts:
-        raise ImportRefused(f"A round is contract {round_.number}: its table plays {contracts}.")
+        refusal = _("A round is contract {number}: its table plays {contracts}.")
+        raise ImportRefused(refusal.format(number=round_.number, contracts=contracts))
 
 
 def _game(game: Game) -> None:
     most = game.house_rules.max_players
     if not 0 <= game.first_dealer < most:
-        raise ImportRefused(f"A table's first dealer is seat {game.first_dealer + 1} of {most}.")
+        refusal = _("A table's first dealer is seat {seat} of {most}.")
+        raise ImportRefused(refusal.format(seat=game.first_dealer + 1, most=most))
 
 
 def _result(result: Result) -> None:
     game = result.game
     most, contracts = game.house_rules.max_players, game.contract_count
     if result.place > most:
-        raise ImportRefused(f"A result's place is {result.place}: its table seats {most}.")
+        refusal = _("A result's place is {place}: its table seats {most}.")
+        raise ImportRefused(refusal.format(place=result.place, most=most))
     if not result.rounds_won <= result.rounds <= contracts:
+        refusal = _("A result counts {won} contracts won of {rounds}: its table plays {contracts}.")
         raise ImportRefused(
-            f"A result counts {result.rounds_won} contracts won of {result.rounds}: its table "
-            f"plays {contracts}."
+            refusal.format(won=result.rounds_won, rounds=result.rounds, contracts=contracts)
         )
 
 
@@ -181,8 +207,8 @@ _ROWS = {
     Seat: _seat,
     Round: _round,
     Game: _game,
-    TableMeld: lambda meld: _notation(meld, "A meld's cards"),
-    Check: lambda check: _notation(check, "A checked question's cards"),
+    TableMeld: lambda meld: _notation(meld, _("A meld's cards")),
+    Check: lambda check: _notation(check, _("A checked question's cards")),
 }
 
 

@@ -5,7 +5,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connections, router, transaction
 from django.tasks import task
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import rules
 from scorekeeper.models import (
@@ -36,7 +38,8 @@ class _Rows:
 
     def __init__(self, model, rows):
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
-            raise ImportRefused(f"The {model._meta.verbose_name_plural} are not a list of rows.")
+            refusal = _("The {names} are not a list of rows.")
+            raise ImportRefused(refusal.format(names=model._meta.verbose_name_plural))
         self.model = model
         self.rows = rows
         # What every row of the model needs, worked out once.
@@ -61,9 +64,9 @@ class _Rows:
         try:
             return self.saved[file_id]
         except (KeyError, TypeError):
+            refusal = _("The file names {name} {id}, which it does not hold.")
             raise ImportRefused(
-                f"The file names {self.model._meta.verbose_name} {file_id!r}, which it does not "
-                "hold."
+                refusal.format(name=self.model._meta.verbose_name, id=repr(file_id))
             ) from None
 
 
@@ -81,7 +84,8 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
     name = model._meta.verbose_name
     if row.keys() - rows.expected or rows.expected - rows.optional - row.keys():
         wrong = ", ".join(sorted(set(row) ^ rows.expected))
-        raise ImportRefused(f"A {name} in the file has the wrong fields ({wrong}).")
+        refusal = _("A {name} in the file has the wrong fields ({wrong}).")
+        raise ImportRefused(refusal.format(name=name, wrong=wrong))
     instance = model()
     if rows.has_club:
         instance.club_id = club.pk
@@ -100,7 +104,8 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
             value = restored[field.related_model].row_of(value)
             if value is None and not field.null:
                 related = field.related_model._meta.verbose_name
-                raise ImportRefused(f"A {name} in the file names no {related}.")
+                refusal = _("A {name} in the file names no {related}.")
+                raise ImportRefused(refusal.format(name=name, related=related))
             setattr(instance, field.name, value)
             continue
         elif (value := import_checks.value_typed(model, field, value)) is None:
@@ -110,16 +115,19 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
             try:
                 value = name_clean(value, max_length=field.max_length)
             except NameRefused as refusal:
-                raise ImportRefused(f"A {name}'s name is not valid: {refusal}") from None
+                words = _("A {name}'s name is not valid: {why}")
+                raise ImportRefused(words.format(name=name, why=refusal)) from None
         elif isinstance(value, str) and "\x00" in value:
             # PostgreSQL refuses NUL in text where SQLite keeps it: refuse it on both.
-            raise ImportRefused(f"A {name}'s {field.name} holds a NUL character.")
+            refusal = _("A {name}'s {field} holds a NUL character.")
+            raise ImportRefused(refusal.format(name=name, field=field.name))
         else:
             try:
                 value = field.to_python(value)
             except ValidationError as error:
+                refusal = _("A {name}'s {field} is not valid: {why}")
                 raise ImportRefused(
-                    f"A {name}'s {field.name} is not valid: {error.messages[0]}"
+                    refusal.format(name=name, field=field.name, why=error.messages[0])
                 ) from None
         setattr(instance, field.attname, value)
     if model is Event:
@@ -140,9 +148,11 @@ def _row_in(rows: _Rows, row: dict, restored: dict, accounts: dict, club: Club):
             setattr(instance, stored_rules, house_rules.to_dict())
     except ValidationError as error:
         field_name, messages = next(iter(error.message_dict.items()))
-        raise ImportRefused(f"A {name}'s {field_name} is not valid: {messages[0]}") from None
+        refusal = _("A {name}'s {field} is not valid: {why}")
+        raise ImportRefused(refusal.format(name=name, field=field_name, why=messages[0])) from None
     except (ValueError, TypeError) as error:  # RulesError is a ValueError
-        raise ImportRefused(f"A {name}'s house rules are not valid: {error}") from None
+        refusal = _("A {name}'s house rules are not valid: {why}")
+        raise ImportRefused(refusal.format(name=name, why=error)) from None
     import_checks.row_check(instance)
     return instance, own
 
@@ -154,7 +164,7 @@ def _others_in(value, player) -> dict:
         isinstance(key, str) and key.isdecimal() and type(place) is int and 1 <= place <= 5
         for key, place in value.items()
     ):
-        raise ImportRefused("A result's places of the other players are not valid.")
+        raise ImportRefused(_("A result's places of the other players are not valid."))
     return archive.others_moved(value, player)
 
 
@@ -163,7 +173,7 @@ def _points_left_check(value) -> None:
     if not isinstance(value, list) or not all(
         type(points) is int and points >= 0 for points in value
     ):
-        raise ImportRefused("A result's points left per contract are not valid.")
+        raise ImportRefused(_("A result's points left per contract are not valid."))
 
 
 def _insert_as_is(model, instances: list) -> None:
@@ -195,7 +205,8 @@ def _restore(rows: _Rows, restored: dict, accounts: dict, club: Club) -> None:
     built, later, names = [], [], set()
     for row in rows.rows:
         if type(row.get("id")) is not int or row["id"] in rows.pending:
-            raise ImportRefused(f"A {model._meta.verbose_name} in the file has no proper id.")
+            refusal = _("A {name} in the file has no proper id.")
+            raise ImportRefused(refusal.format(name=model._meta.verbose_name))
         instance, references = _row_in(rows, row, restored, accounts, club)
         rows.pending[row["id"]] = instance
         built.append(instance)
@@ -214,8 +225,9 @@ def _refuse_same_name(names: set[str], instance) -> None:
         return
     key = name_key(instance.name)
     if key in names:
+        refusal = _("The file has two {names} called {name}.")
         raise ImportRefused(
-            f"The file has two {instance._meta.verbose_name_plural} called {instance.name}."
+            refusal.format(names=instance._meta.verbose_name_plural, name=instance.name)
         )
     names.add(key)
 
@@ -258,25 +270,31 @@ def club_import_queue(*, club: Club, user, document: bytes) -> ClubImport:
         club = Club.objects.select_for_update().get(pk=club.pk)
         _empty_require(club)
         if club.imports.filter(status__in=UNDER_WAY).exists():
-            raise ImportRefused(
-                f"A file is being imported into {club} already: wait until it is done."
-            )
+            refusal = _("A file is being imported into {club} already: wait until it is done.")
+            raise ImportRefused(refusal.format(club=club))
         queued = ClubImport.objects.create(
             club=club,
             created_by=user,
             document=document,
             tables=archive.document_table_count(parsed),
         )
-        club_import_run.enqueue(queued.pk)
+        # The worker has no request: it says its refusals in the language of this one.
+        club_import_run.enqueue(queued.pk, translation.get_language() or "")
     return queued
 
 
 @task()
-def club_import_run(import_id: int) -> dict | str:
+def club_import_run(import_id: int, language: str = "") -> dict | str:
     """A worker's task: import a queued club export all or nothing, then keep what was imported,
     or why nothing was, and drop the file. Runs into the import once: a second run (its worker
     killed, or thought dead, after the first began) finds it done and changes nothing. Returns
-    the rows restored by model, or what happened instead."""
+    the rows restored by model, or what happened instead. `language`: that of the member who
+    queued it, in which the refusal and the audit trail are written (none: the site's)."""
+    with translation.override(language or None):
+        return _club_import_run(import_id)
+
+
+def _club_import_run(import_id: int) -> dict | str:
     started = ClubImport.objects.filter(pk=import_id, status__in=UNDER_WAY).update(
         status=ImportStatus.IMPORTING
     )
@@ -294,12 +312,12 @@ def club_import_run(import_id: int) -> dict | str:
         _import_finish(import_id, status=ImportStatus.REFUSED, problem=str(refusal))
         return "refused"
     except Exception:
-        _import_finish(import_id, status=ImportStatus.REFUSED, problem=IMPORT_FAILED)
+        _import_finish(import_id, status=ImportStatus.REFUSED, problem=str(IMPORT_FAILED))
         raise
     return counts if counts is not None else "already imported"
 
 
-IMPORT_FAILED = (
+IMPORT_FAILED = gettext_lazy(
     "Something went wrong while importing the file, so nothing was imported. Try again later."
 )
 
@@ -313,7 +331,8 @@ def _import_finish(import_id: int, **outcome) -> None:
 
 def _empty_require(club: Club) -> None:
     if club.players.exists() or club.games.exists():
-        raise ImportRefused(f"{club} already has players or tables: import into a new, empty club.")
+        refusal = _("{club} already has players or tables: import into a new, empty club.")
+        raise ImportRefused(refusal.format(club=club))
 
 
 def _club_restore(
@@ -344,15 +363,18 @@ def _club_restore(
             owner_action_record(
                 club_id=club.pk,
                 user=user,
-                summary=f"imported a club export: {counts['player']} players, "
-                f"{counts['season']} seasons and {counts['game']} tables",
+                summary=_(
+                    "imported a club export: {players} players, {seasons} seasons and "
+                    "{tables} tables"
+                ).format(players=counts["player"], seasons=counts["season"], tables=counts["game"]),
             )
             if queued:
                 _import_finish(queued.pk, status=ImportStatus.IMPORTED, counts=counts)
     except DatabaseError as error:
-        reason = str(error).strip().splitlines()[0][:200] if str(error).strip() else "refused"
-        raise ImportRefused(
+        reason = str(error).strip().splitlines()[0][:200] if str(error).strip() else _("refused")
+        refusal = _(
             "The file's rows break a rule of the club's records (two players with one name, "
-            f"say), so nothing was imported ({reason})."
-        ) from None
+            "say), so nothing was imported ({reason})."
+        )
+        raise ImportRefused(refusal.format(reason=reason)) from None
     return counts

@@ -1,5 +1,7 @@
 """The melds on the table: going down with checked melds, lay-offs and Shanghai claims onto them."""
 
+from django.utils.translation import gettext
+
 import rules
 from scorekeeper.actions import history
 from scorekeeper.models import Event, Game, Round, Seat, TableMeld
@@ -17,7 +19,8 @@ def melds_record(*, game: Game, seat: Seat, melds: list[list[rules.Card]], user)
     round_ = round_in_play(game)
     hand = hand_of(round_, seat)
     if hand.went_down and round_.melds.filter(owner=seat).exists():
-        raise ActionRefused(f"{seat.player} is already down: lay cards off on the melds instead.")
+        refusal = gettext("{player} is already down: lay cards off on the melds instead.")
+        raise ActionRefused(refusal.format(player=seat.player))
     verdict = rules.check_going_down(round_.number, melds, game.house_rules)
     if not verdict.ok:
         raise ActionRefused(translated_reasons(verdict.reasons))
@@ -40,7 +43,7 @@ def _meld_in_play(game: Game, meld: TableMeld) -> Round:
     """The round being played, if `meld` is on its table."""
     round_ = current_round(game)
     if meld.round_id != round_.pk:
-        raise ActionRefused("That meld is not on the table in this round.")
+        raise ActionRefused(gettext("That meld is not on the table in this round."))
     return round_
 
 
@@ -61,7 +64,8 @@ def meld_lay_off(*, game: Game, seat: Seat, meld: TableMeld, cards: list[rules.C
     """A player who has gone down adds cards to a meld on the table."""
     round_ = _meld_in_play(game, meld)
     if not hand_of(round_, seat).went_down:
-        raise ActionRefused(f"{seat.player} has not gone down yet, so cannot lay off.")
+        refusal = gettext("{player} has not gone down yet, so cannot lay off.")
+        raise ActionRefused(refusal.format(player=seat.player))
     before, after = _meld_extend(game, meld, cards)
     laid = rules.format_cards(cards)
     description = history(
@@ -78,10 +82,10 @@ def shanghai_claim_onto(
     """A Shanghai claim that lays the discard off on a table meld, recorded on that meld."""
     round_ = _meld_in_play(game, meld)
     if discarder == seat:
-        raise ActionRefused("A player cannot claim their own discard.")
+        raise ActionRefused(gettext("A player cannot claim their own discard."))
     before, after = _meld_extend(game, meld, [card])
     kind = Event.Kind.SHANGHAI_CLAIM
-    what = f"{card} onto {before}"
+    what = gettext("{card} onto {meld}").format(card=card, meld=before)
     description = history(kind, player=seat.player, discarder=discarder.player, what=what)
     changed = {"before": meld_cards(meld, before), "after": meld_cards(meld, after)}
     return event_record(

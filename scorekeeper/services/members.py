@@ -4,7 +4,9 @@ club's owners change these, and a club always keeps an owner."""
 from datetime import datetime
 
 from django.db import transaction
+from django.utils import dateformat
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.models import Club, Membership, Role, new_invite_code
 
@@ -13,6 +15,21 @@ from .player_accounts import player_accounts_drop
 from .polls import poll_passes_revoke
 from .refusals import ActionRefused
 from .roles import club_lock, role_require
+
+# The owners' audit trail is written in the acting owner's language (the request's).
+_INVITE_MAKES = {
+    Role.SCORER: gettext_lazy("let the invite code make scorers"),
+    Role.VIEWER: gettext_lazy("let the invite code make viewers"),
+}
+_INVITE_MAKES_UNTIL = {
+    Role.SCORER: gettext_lazy("let the invite code make scorers until {date}"),
+    Role.VIEWER: gettext_lazy("let the invite code make viewers until {date}"),
+}
+_MADE = {
+    Role.VIEWER: gettext_lazy("made {member} viewer"),
+    Role.SCORER: gettext_lazy("made {member} scorer"),
+    Role.OWNER: gettext_lazy("made {member} owner"),
+}
 
 
 def _owner_stays(membership: Membership, sentence: str) -> None:
@@ -37,10 +54,12 @@ def club_invite_set(*, club: Club, user, role: Role, expires_at: datetime | None
     club.invite_role = role
     club.invite_expires_at = expires_at
     club.save(update_fields=["invite_role", "invite_expires_at"])
-    until = f" until {expires_at:%d %b %Y %H:%M}" if expires_at else ""
-    owner_action_record(
-        club_id=club.pk, user=user, summary=f"let the invite code make {club.invite_role}s{until}"
-    )
+    if expires_at:
+        date = dateformat.format(expires_at, "d M Y H:i")  # the month in the owner's language
+        summary = _INVITE_MAKES_UNTIL[Role(role)].format(date=date)
+    else:
+        summary = str(_INVITE_MAKES[Role(role)])
+    owner_action_record(club_id=club.pk, user=user, summary=summary)
     return club
 
 
@@ -50,7 +69,7 @@ def club_invite_rotate(*, club: Club, user) -> Club:
     role_require(club=club, user=user, role=Role.OWNER)
     club.invite_code = new_invite_code()
     club.save(update_fields=["invite_code"])
-    owner_action_record(club_id=club.pk, user=user, summary="made a new invite code")
+    owner_action_record(club_id=club.pk, user=user, summary=_("made a new invite code"))
     return club
 
 
@@ -67,7 +86,7 @@ def member_role_set(*, membership: Membership, user, role: Role) -> Membership:
     owner_action_record(
         club_id=membership.club_id,
         user=user,
-        summary=f"made {membership.user} {Role(role).value}",
+        summary=_MADE[Role(role)].format(member=membership.user),
     )
     return membership
 
@@ -82,9 +101,8 @@ def member_remove(*, membership: Membership, user) -> None:
     poll_passes_revoke(members=[(membership.club_id, membership.user_id)])
     player_accounts_drop(club_id=membership.club_id, user_id=membership.user_id)
     membership.delete()
-    owner_action_record(
-        club_id=membership.club_id, user=user, summary=f"took {membership.user} out of the club"
-    )
+    summary = _("took {member} out of the club").format(member=membership.user)
+    owner_action_record(club_id=membership.club_id, user=user, summary=summary)
 
 
 @transaction.atomic

@@ -47,9 +47,8 @@ def player_account_unlink(*, player: Player, user) -> Player:
         role_require(club=player.club_id, user=user, role=Role.VIEWER)
     else:
         role_require(club=player.club_id, user=user, role=Role.OWNER)
-        owner_action_record(
-            club_id=player.club_id, user=user, summary=f"unlinked {player} from {username}"
-        )
+        summary = _("unlinked {player} from {member}").format(player=player, member=username)
+        owner_action_record(club_id=player.club_id, user=user, summary=summary)
     Player.objects.filter(pk=player.pk).update(account=None)
     player.account = None
     return player

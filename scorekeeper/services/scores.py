@@ -4,6 +4,7 @@ from collections import Counter
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import rules
 from scorekeeper import selectors
@@ -78,7 +79,8 @@ def _hands_apply(
             continue
         entry = entries.get(seat_id)
         if entry is None or (not entry.cards and entry.points is None):
-            problems.append(f"Enter the cards {name} was left holding, or their points.")
+            problem = gettext("Enter the cards {player} was left holding, or their points.")
+            problems.append(problem.format(player=name))
             continue
         if entry.cards:
             cards = list(entry.cards)
@@ -109,7 +111,9 @@ def round_score(
     table = table or selectors.table_read(game)
     round_ = current_round(game, table)
     if not round_.went_out_id:
-        raise ActionRefused("Nobody has gone out yet: tap “Went out” for the player who did.")
+        raise ActionRefused(
+            gettext("Nobody has gone out yet: tap “Went out” for the player who did.")
+        )
     house_rules = game.house_rules
     hands = table.hands_of(round_)
     claims = table.claims(round_)
@@ -137,10 +141,11 @@ def _round_scored_undo(game: Game, event: Event) -> None:
     round_ = event.round
     following = game.rounds.filter(number=round_.number + 1)
     if following.filter(Q(checks__isnull=False) | Q(photos__isnull=False)).exists():
-        raise ActionRefused(
-            f"Contract {round_.number + 1} already has checks or photos, so contract "
-            f"{round_.number} cannot be reopened: edit its scores from the scoreboard."
+        refusal = gettext(
+            "Contract {next} already has checks or photos, so contract {number} cannot be "
+            "reopened: edit its scores from the scoreboard."
         )
+        raise ActionRefused(refusal.format(next=round_.number + 1, number=round_.number))
     following.delete()
     round_.hands.update(cards="", points=None)
     round_.finished_at = None
@@ -171,7 +176,7 @@ def round_edit(
     """Correct a finished round: who went out (in one turn or not) and what the others held.
     The history keeps what it was."""
     if round_.finished_at is None or round_.game_id != game.pk:
-        raise ActionRefused("Only a finished round's scores can be edited.")
+        raise ActionRefused(gettext("Only a finished round's scores can be edited."))
     hands = list(round_.hands.select_related("seat__player"))
     down = {hand.seat_id for hand in hands if hand.went_down}
     before = round_hands(
@@ -191,7 +196,7 @@ def round_edit(
     )
     after = round_hands(round_, scored, down=down)
     if before == after:
-        raise ActionRefused("Nothing changed, so nothing was saved.")
+        raise ActionRefused(gettext("Nothing changed, so nothing was saved."))
     for hand in hands:
         hand.cards, hand.points = scored[hand.seat_id]
         hand.went_down = hand.seat_id in after["down"]
@@ -206,9 +211,12 @@ def round_edit(
         if seat_id.isdecimal() and before[seat_id] != after[seat_id]
     ]
     if before["went_out"] != after["went_out"]:
-        changes.insert(0, f"{names[after['went_out']]} went out, not {names[before['went_out']]}")
+        went_out = gettext("{player} went out, not {other}")
+        changes.insert(
+            0, went_out.format(player=names[after["went_out"]], other=names[before["went_out"]])
+        )
     if before["rummy"] != after["rummy"]:
-        changes.insert(0, "in one turn" if after["rummy"] else "not in one turn")
+        changes.insert(0, gettext("in one turn") if after["rummy"] else gettext("not in one turn"))
     changes = ", ".join(changes)
     kind = Event.Kind.SCORE_EDITED
     description = history(kind, number=round_.number, changes=changes)

@@ -5,6 +5,7 @@ import functools
 
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef
+from django.utils.translation import gettext
 
 import rules
 from scorekeeper import selectors
@@ -134,7 +135,7 @@ def current_round(game: Game, table: Table | None = None) -> Round:
     else:
         round_ = table.current
     if round_ is None:
-        raise ActionRefused("This game is over: all the contracts have been played.")
+        raise ActionRefused(gettext("This game is over: all the contracts have been played."))
     return round_
 
 
@@ -142,7 +143,7 @@ def round_in_play(game: Game, table: Table | None = None) -> Round:
     """The round being played: nobody has gone out of it yet."""
     round_ = current_round(game, table)
     if round_.went_out_id:
-        raise ActionRefused("The round is over: someone went out. Enter the scores.")
+        raise ActionRefused(gettext("The round is over: someone went out. Enter the scores."))
     return round_
 
 
@@ -188,7 +189,8 @@ def hand_mark_down(*, game: Game, seat: Seat, user, table: Table | None = None) 
     round_ = round_in_play(game, table)
     hand = table.hand(round_, seat)
     if hand.went_down:
-        raise ActionRefused(f"{seat.player} has already gone down this round.")
+        refusal = gettext("{player} has already gone down this round.")
+        raise ActionRefused(refusal.format(player=seat.player))
     hand.went_down = True
     hand.save(update_fields=["went_down"])
     if no_discard(game, round_):
@@ -268,7 +270,8 @@ def round_record_went_out(
     table = table or selectors.table_read(game)
     round_ = current_round(game, table)
     if round_.went_out_id:
-        raise ActionRefused(f"{round_.went_out.player} has already gone out this round.")
+        refusal = gettext("{player} has already gone out this round.")
+        raise ActionRefused(refusal.format(player=round_.went_out.player))
     hand = table.hand(round_, seat)
     refusal = rummy and rules.in_one_turn_refusal(player=seat.player.name, went_down=hand.went_down)
     if refusal:

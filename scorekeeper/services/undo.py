@@ -1,6 +1,8 @@
 """Undo: the table's last change that stands is taken back, by the undo its kind registered
 beside its service (`events.undoes`), reading the payload that kind's builder in `events` wrote."""
 
+from django.utils.translation import gettext
+
 from scorekeeper.actions import history
 from scorekeeper.models import Event, Game
 
@@ -19,7 +21,7 @@ def action_undo(*, game: Game, user) -> Event:
         .first()
     )
     if last is None:
-        raise ActionRefused("There is nothing to undo.")
+        raise ActionRefused(gettext("There is nothing to undo."))
     UNDO[last.kind](game, last)
     description = history(Event.Kind.UNDO, undone=last.description)
     return event_record(

@@ -81,28 +81,24 @@ function keep(key, response) {
   return writing.finally(() => pending.delete(key));
 }
 
+// The two pages' words, in the language of the request that fetched this script: the server
+// (scorekeeper/views/offline.py) writes them on the line below, which holds them in English.
+const WORDS = {"lang": "en", "noConnection": "No connection", "notKept": "This page was not kept on this device. The round screen of a table opened here before loads without a connection.", "signedOut": "Signed out", "signedOutText": "The member who opened this table here is signed out (logged out, or idle for longer than the club allows), so this tablet no longer shows it. Log in again once the connection is back.", "tryAgain": "Try again"};
+
 function offlinePage() {
-  return plainPage(
-    "No connection",
-    "<p>This page was not kept on this device. The round screen of a table opened here " +
-      "before loads without a connection.</p>",
-  );
+  return plainPage(WORDS.noConnection, WORDS.notKept);
 }
 
 function signedOutPage() {
-  return plainPage(
-    "Signed out",
-    "<p>The member who opened this table here is signed out (logged out, or idle for longer " +
-      "than the club allows), so this tablet no longer shows it. Log in again once the " +
-      "connection is back.</p>",
-  );
+  return plainPage(WORDS.signedOut, WORDS.signedOutText);
 }
 
 function plainPage(title, text) {
   const body =
-    "<!doctype html><html lang=en><meta charset=utf-8>" +
+    `<!doctype html><html lang=${WORDS.lang}><meta charset=utf-8>` +
     "<meta name=viewport content='width=device-width, initial-scale=1'>" +
-    `<title>${title}</title><h1>${title}</h1>${text}<p><a href=/>Try again</a></p>`;
+    `<title>${title}</title><h1>${title}</h1><p>${text}</p>` +
+    `<p><a href=/>${WORDS.tryAgain}</a></p>`;
   return new Response(body, {
     status: 503,
     headers: {

@@ -10,7 +10,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django_tasks_db.models import DBTaskResult
 
 import rules
@@ -663,6 +663,21 @@ def test_the_worker_refuses_a_club_that_got_a_player_meanwhile(exported, empty_c
     assert queued.status == ImportStatus.REFUSED
     assert "already has players or tables" in queued.problem
     assert _club_snapshot(empty_club) == before
+
+
+def test_the_worker_refuses_in_the_language_the_file_was_sent_in(exported, empty_club):
+    _, document = exported
+    with translation.override("es"):
+        queued = _queue(empty_club, document)
+        with pytest.raises(services.ImportRefused, match="no es una exportación"):
+            _queue(empty_club, b"not json")
+    services.player_create(user=empty_club.owner(), club=empty_club, name="Early")
+    run_tasks()  # in a worker: no request, the site's language active
+    queued.refresh_from_db()
+    assert queued.status == ImportStatus.REFUSED
+    assert queued.problem == (
+        f"{empty_club} ya tiene jugadores o mesas: importa en un club nuevo y vacío."
+    )
 
 
 def test_the_worker_refuses_for_an_owner_who_is_one_no_longer(exported, empty_club):

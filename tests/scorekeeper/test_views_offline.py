@@ -1,10 +1,12 @@
 """The service worker's script, served from the site's root (scorekeeper/views/offline.py)."""
 
+import json
 from pathlib import Path
 
 import pytest
 
 from tests.factories import make_game
+from tests.scorekeeper.test_spanish import english_left, english_words
 
 pytestmark = pytest.mark.django_db
 
@@ -25,3 +27,19 @@ def test_the_service_worker_is_served_at_the_root_to_anyone_and_never_cached(cli
 
 def test_the_service_worker_refuses_post(client):
     assert client.post("/sw.js").status_code == 405
+
+
+def test_the_service_worker_says_its_pages_in_the_requests_language(client):
+    english = client.get("/sw.js").content.decode()
+    response = client.get("/sw.js", headers={"accept-language": "es"})
+    spanish = response.content.decode()
+    assert response["Content-Language"] == "es"
+    words = json.loads(spanish.split("const WORDS = ", 1)[1].split(";\n", 1)[0])
+    assert words["lang"] == "es"
+    assert words["noConnection"] == "Sin conexión" and words["tryAgain"] == "Vuelve a intentarlo"
+    english_left_over = english_left(f"<p>{' '.join(words.values())}</p>", english_words())
+    assert english_left_over == []
+    # Nothing but the words changes.
+    assert spanish.replace(spanish.split("const WORDS = ", 1)[1].split(";\n")[0], "") == (
+        english.replace(english.split("const WORDS = ", 1)[1].split(";\n")[0], "")
+    )
