@@ -497,9 +497,9 @@ class Check(Recorded):
 
 
 class PhotoStatus(models.TextChoices):
-    READING = "reading", "being read"
-    READ = "read", "read"
-    UNREADABLE = "unreadable", "could not be read"
+    READING = "reading", gettext_lazy("being read")
+    READ = "read", gettext_lazy("read")
+    UNREADABLE = "unreadable", gettext_lazy("could not be read")
 
 
 class Photo(Recorded):
@@ -735,14 +735,15 @@ class OwnerAction(models.Model):
         ordering = ["-done_at", "-pk"]
 
     def __str__(self):
-        return f"{self.user or 'A former member'} {self.summary}"
+        who = self.user or _("A former member")
+        return f"{who} {self.summary}"
 
 
 class ImportStatus(models.TextChoices):
-    QUEUED = "queued", "waiting for a worker"
-    IMPORTING = "importing", "being imported"
-    IMPORTED = "imported", "imported"
-    REFUSED = "refused", "refused"
+    QUEUED = "queued", gettext_lazy("waiting for a worker")
+    IMPORTING = "importing", gettext_lazy("being imported")
+    IMPORTED = "imported", gettext_lazy("imported")
+    REFUSED = "refused", gettext_lazy("refused")
 
 
 UNDER_WAY = [ImportStatus.QUEUED, ImportStatus.IMPORTING]

@@ -1,9 +1,12 @@
 """Names as people type them, made one canonical text: the one function every name that enters
 the app goes through (forms, services, imports), so "Ann", " Ann " and "A\u200bnn" are one player.
 
-Imports nothing of the app: forms, services and the importer all use it."""
+Imports nothing of the app (Django's translation only): forms, services and the importer all use
+it."""
 
 import unicodedata
+
+from django.utils.translation import gettext
 
 # Unicode categories taken out of a name: controls (NUL included, which PostgreSQL refuses in
 # text), format characters (bidi controls U+200E/F, U+202A-202E, U+2066-2069, zero-width
@@ -20,15 +23,16 @@ def name_clean(text: str, *, max_length: int) -> str:
     characters, every run of white space one space, trimmed. Refused with NameRefused when
     nothing is left or it is longer than `max_length` characters (the column's size)."""
     if not isinstance(text, str):
-        raise NameRefused("A name must be text.")
+        raise NameRefused(gettext("A name must be text."))
     cleaned = _canonical(text)
     if not cleaned:
         raise NameRefused(
-            "Enter a name that shows: this one is only spaces or invisible characters."
+            gettext("Enter a name that shows: this one is only spaces or invisible characters.")
         )
     if len(cleaned) > max_length:
         raise NameRefused(
-            f"A name can be at most {max_length} characters; this one has {len(cleaned)}."
+            gettext("A name can be at most %(most)s characters; this one has %(length)s.")
+            % {"most": max_length, "length": len(cleaned)}
         )
     return cleaned
 

@@ -324,7 +324,7 @@ class ClubImportForm(forms.Form):
         limit = settings.CLUB_IMPORT_MAX_BYTES
         if document.size > limit:
             raise forms.ValidationError(
-                f"That file is {document.size / 2**20:.1f} MB; a club export here can be at most "
-                f"{limit // 2**20} MB."
+                _("That file is %(size).1f MB; a club export here can be at most %(most)s MB.")
+                % {"size": document.size / 2**20, "most": limit // 2**20}
             )
         return document.read()

@@ -3,6 +3,7 @@ pixels), so that a bad one is refused at once and a good one is queued for a wor
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext as _
 from PIL import Image, UnidentifiedImageError
 from pillow_heif import register_heif_opener
 
@@ -20,8 +21,8 @@ def photo_check(upload) -> UploadedPhoto:
     megabyte = 1024 * 1024
     if upload.size > settings.PHOTO_MAX_BYTES:
         raise forms.ValidationError(
-            f"That photo is {upload.size / megabyte:.1f} MB; photos up to "
-            f"{settings.PHOTO_MAX_BYTES // megabyte} MB are accepted."
+            _("That photo is %(size).1f MB; photos up to %(most)s MB are accepted.")
+            % {"size": upload.size / megabyte, "most": settings.PHOTO_MAX_BYTES // megabyte}
         )
     try:
         with Image.open(upload) as image:
@@ -29,8 +30,15 @@ def photo_check(upload) -> UploadedPhoto:
                 raise forms.ValidationError(NOT_A_PHOTO)
             if image.width * image.height > settings.PHOTO_MAX_PIXELS:
                 raise forms.ValidationError(
-                    f"That picture is {image.width}×{image.height} pixels, too large to read: "
-                    f"photos up to {settings.PHOTO_MAX_PIXELS // 1_000_000} megapixels are fine."
+                    _(
+                        "That picture is %(width)s×%(height)s pixels, too large to read: photos "
+                        "up to %(most)s megapixels are fine."
+                    )
+                    % {
+                        "width": image.width,
+                        "height": image.height,
+                        "most": settings.PHOTO_MAX_PIXELS // 1_000_000,
+                    }
                 )
             width, height = image.size
     except forms.ValidationError:

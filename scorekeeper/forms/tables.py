@@ -147,7 +147,9 @@ def count_said(held: int, entered: int) -> str:
     if not entered:
         return ""
     if entered == held:
-        return "The card is entered." if held == 1 else f"All {held} cards are entered."
+        return ngettext("The card is entered.", "All %(count)s cards are entered.", held) % {
+            "count": held
+        }
     return count_problem(held, entered)
 
 

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext
 
 import rules
 from scorekeeper.models import Check, Game, Photo, Role, Round, TableMeld
@@ -89,8 +90,11 @@ def _check_record(
         role_require(club=game.club_id, user=user, role=Role.SCORER)
         current_round(game)  # a game over is refused as such
         raise ActionRefused(
-            f"Contract {round_.number} was scored on another tablet a moment ago, so this "
-            "question was not kept: ask it again for the contract being played now."
+            gettext(
+                "Contract %(number)s was scored on another tablet a moment ago, so this question "
+                "was not kept: ask it again for the contract being played now."
+            )
+            % {"number": round_.number}
         )
     check = Check.objects.create(
         game=game,

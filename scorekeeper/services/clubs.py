@@ -4,7 +4,7 @@ from datetime import date
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 import rules
 from scorekeeper.models import Club, Game, Membership, Player, Role, RulesProfile, Season, Seat
@@ -25,13 +25,18 @@ def _name_checked(*, name: str, model, taken=()) -> str:
     key = name_key(name)
     clash = next((other for other in taken if name_key(other) == key), None)
     if clash is not None:
-        raise ActionRefused(f"There is already a {model._meta.verbose_name} called {clash}.")
+        raise ActionRefused(
+            gettext("There is already a %(kind)s called %(name)s.")
+            % {"kind": model._meta.verbose_name, "name": clash}
+        )
     return name
 
 
 def players_cap_words() -> str:
     """The most players a club keeps, as every refusal of one more says it."""
-    return f"{settings.PLAYERS_PER_CLUB} players, the most a club keeps"
+    return gettext("%(count)s players, the most a club keeps") % {
+        "count": settings.PLAYERS_PER_CLUB
+    }
 
 
 @transaction.atomic
@@ -74,10 +79,12 @@ def club_join(*, user, invite_code: str) -> Club:
     A member who joins again keeps the role they have."""
     club = Club.objects.filter(invite_code=invite_code.strip()).first()
     if club is None:
-        raise ActionRefused("No club has that invite code. Check it with a member of the club.")
+        raise ActionRefused(
+            gettext("No club has that invite code. Check it with a member of the club.")
+        )
     if not club.invite_open:
         raise ActionRefused(
-            "That invite code has expired. Ask one of the club's owners for a new one."
+            gettext("That invite code has expired. Ask one of the club's owners for a new one.")
         )
     Membership.objects.get_or_create(club=club, user=user, defaults={"role": club.invite_role})
     return club
@@ -94,8 +101,11 @@ def player_create(*, club: Club, user, name: str) -> Player:
     name = _name_checked(name=name, model=Player, taken=playing)
     if len(playing) >= settings.PLAYERS_PER_CLUB:
         raise ActionRefused(
-            f"{club} has {players_cap_words()}: delete "
-            "those who no longer play (on their page) to add new ones."
+            gettext(
+                "%(club)s has %(cap)s: delete those who no longer play (on their page) to add new "
+                "ones."
+            )
+            % {"club": club, "cap": players_cap_words()}
         )
     key = name_key(name)
     back = next((pk for pk, other, retired in players if retired and name_key(other) == key), None)
@@ -113,7 +123,7 @@ def season_create(
     role_require(club=club, user=user, role=Role.OWNER)
     name = _name_checked(name=name, model=Season, taken=club.seasons.values_list("name", flat=True))
     if ends_on is not None and ends_on < starts_on:
-        raise ActionRefused("A season cannot end before it starts.")
+        raise ActionRefused(gettext("A season cannot end before it starts."))
     return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
 
 
@@ -154,20 +164,30 @@ def game_start(
     role_require(club=club, user=user, role=Role.SCORER)
     house_rules = house_rules or profile.house_rules
     if len(set(players)) != len(players):
-        raise ActionRefused("Each player can sit at the table only once.")
+        raise ActionRefused(gettext("Each player can sit at the table only once."))
     if not house_rules.min_players <= len(players) <= house_rules.max_players:
         raise ActionRefused(
-            f"These rules are for {house_rules.min_players} to {house_rules.max_players} players; "
-            f"you picked {len(players)}."
+            gettext("These rules are for %(least)s to %(most)s players; you picked %(picked)s.")
+            % {
+                "least": house_rules.min_players,
+                "most": house_rules.max_players,
+                "picked": len(players),
+            }
         )
     if not 0 <= first_dealer < len(players):
-        raise ActionRefused("The first dealer must be one of the players at the table.")
+        raise ActionRefused(gettext("The first dealer must be one of the players at the table."))
     if any(player.club_id != club.pk for player in players) or season.club_id != club.pk:
-        raise ActionRefused("Players and season must belong to this club.")
+        raise ActionRefused(gettext("Players and season must belong to this club."))
     retired = [player.name for player in players if player.retired]
     if retired:
-        who = " and ".join(retired) + (" are" if len(retired) > 1 else " is")
-        raise ActionRefused(f"{who} no longer among the club's players: add them again first.")
+        raise ActionRefused(
+            ngettext(
+                "%(names)s is no longer among the club's players: add them again first.",
+                "%(names)s are no longer among the club's players: add them again first.",
+                len(retired),
+            )
+            % {"names": gettext(" and ").join(retired)}
+        )
     game = Game.objects.create(
         club=club,
         season=season,

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
 from django.tasks import TaskResult, task
 from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext, gettext_noop
 from PIL import Image, ImageOps, UnidentifiedImageError
 from storages.backends.s3 import S3Storage
 
@@ -115,7 +116,7 @@ def photo_read(photo_id: int) -> str:
         reason = (
             str(problem)
             if isinstance(problem, Unreadable | PhotoStoreUnavailable)
-            else "The photo was lost before it could be read; please take it again."
+            else gettext_noop("The photo was lost before it could be read; please take it again.")
         )
         kept = Photo.objects.filter(pk=photo_id, status=PhotoStatus.READING).update(
             status=PhotoStatus.UNREADABLE, problem=reason, image="", size=0
@@ -170,7 +171,11 @@ def upload_read(name: str, user_id: int) -> dict:
     except Unreadable as problem:
         return {"problem": str(problem)}
     except FileNotFoundError:
-        return {"problem": "The photo was lost before it could be read; please take it again."}
+        return {
+            "problem": gettext_noop(
+                "The photo was lost before it could be read; please take it again."
+            )
+        }
     except STORE_ERRORS:
         return {"problem": str(PhotoStoreUnavailable())}
     finally:
@@ -211,7 +216,9 @@ def _cards_in(upright: Image.Image) -> tuple[list[dict], list[dict]]:
     try:
         reading = read_photo(upright)
     except UnreadableImage:
-        raise Unreadable("That photo could not be read; please take it again.") from None
+        raise Unreadable(
+            gettext_noop("That photo could not be read; please take it again.")
+        ) from None
 
     def kept(found) -> dict:
         return {"card": found.card, "confidence": round(found.confidence, 3), "box": [*found.box]}
@@ -274,9 +281,11 @@ def _quota_check(*, game: Game, size: int) -> None:
         or kept["size"] + size > settings.PHOTO_QUOTA_BYTES
     ):
         raise ActionRefused(
-            f"This club's photos are full ({settings.PHOTO_QUOTA_COUNT} photos, "
-            f"{_megabytes(settings.PHOTO_QUOTA_BYTES)}): delete old ones from a table's "
-            "history page."
+            gettext(
+                "This club's photos are full (%(count)s photos, %(size)s): delete old ones from a "
+                "table's history page."
+            )
+            % {"count": settings.PHOTO_QUOTA_COUNT, "size": _megabytes(settings.PHOTO_QUOTA_BYTES)}
         )
 
 

@@ -2,14 +2,15 @@
 calls it: viewers read; scorers also play the tables; owners also run the club."""
 
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models import Club, Membership, Role
 
-# Who may, in the words of the refusal.
-WHO_MAY = {
-    Role.VIEWER: "members",
-    Role.SCORER: "scorers and owners",
-    Role.OWNER: "owners",
+# What a member whose role is too low is told, by the role the write needs.
+REFUSED = {
+    Role.VIEWER: _("Only the club's members may do that."),
+    Role.SCORER: _("Only the club's scorers and owners may do that."),
+    Role.OWNER: _("Only the club's owners may do that."),
 }
 
 
@@ -20,7 +21,7 @@ class RoleRefused(PermissionDenied):
 def role_check(member_role: str | None, role: Role) -> None:
     """Refuse unless `member_role` (None: not a member) allows what `role` may do."""
     if member_role is None or not Role(member_role).allows(role):
-        raise RoleRefused(f"Only the club's {WHO_MAY[role]} may do that.")
+        raise RoleRefused(str(REFUSED[role]))
 
 
 def role_require(*, club: Club | int, user, role: Role) -> None:

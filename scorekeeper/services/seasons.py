@@ -4,6 +4,7 @@ the next table of a finished one started."""
 import secrets
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 import rules
 from scorekeeper.models import Game, Role, Season
@@ -20,9 +21,11 @@ def season_close(*, season: Season, user) -> Season:
     role_require(club=season.club_id, user=user, role=Role.OWNER)
     today = season.club.today()
     if season.ends_on is not None and season.ends_on <= today:
-        raise ActionRefused(f"{season} has already ended.")
+        raise ActionRefused(gettext("%(season)s has already ended.") % {"season": season})
     if season.starts_on > today:
-        raise ActionRefused(f"{season} has not started yet, so it cannot end today.")
+        raise ActionRefused(
+            gettext("%(season)s has not started yet, so it cannot end today.") % {"season": season}
+        )
     season.ends_on = today
     season.save(update_fields=["ends_on"])
     return season
@@ -50,7 +53,9 @@ def game_play_again(*, game: Game, user) -> Game:
     """A new table for a finished one: the same players in the same seats, the same rules and
     season, and the first deal moved on one seat."""
     if game.finished_at is None:
-        raise ActionRefused("This table is still being played: finish it before playing again.")
+        raise ActionRefused(
+            gettext("This table is still being played: finish it before playing again.")
+        )
     seats = list(game.seats.select_related("player"))
     return game_start(
         club=game.club,

@@ -16,6 +16,7 @@ from django.core.management import call_command
 from django.db import DatabaseError, transaction
 from django.tasks import DEFAULT_TASK_BACKEND_ALIAS, TaskResult, TaskResultStatus, task_backends
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
@@ -75,7 +76,9 @@ def uploads_drop_stale(*, older_than: timedelta = timedelta(hours=1)) -> int:
     cutoff = timezone.now() - older_than
     ClubImport.objects.filter(status__in=UNDER_WAY, created_at__lt=cutoff).update(
         status=ImportStatus.REFUSED,
-        problem="The file could not be imported in time, so nothing was imported. Try again.",
+        problem=gettext_noop(
+            "The file could not be imported in time, so nothing was imported. Try again."
+        ),
         document=b"",
         finished_at=timezone.now(),
     )
@@ -83,7 +86,7 @@ def uploads_drop_stale(*, older_than: timedelta = timedelta(hours=1)) -> int:
     names = list(stuck.values_list("image", flat=True))
     dropped = stuck.update(
         status=PhotoStatus.UNREADABLE,
-        problem="That photo could not be read in time; please take it again.",
+        problem=gettext_noop("That photo could not be read in time; please take it again."),
         image="",
         size=0,
     )
@@ -216,7 +219,7 @@ def photos_give_up(*, older_than: timedelta = timedelta(minutes=1)) -> int:
         names.pop(arguments["args"][0], None)
     dropped = stuck.filter(pk__in=names).update(
         status=PhotoStatus.UNREADABLE,
-        problem="That photo could not be read; please take it again.",
+        problem=gettext_noop("That photo could not be read; please take it again."),
         image="",
         size=0,
     )

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.tasks import TaskResultStatus
 from django.tasks.exceptions import TaskResultDoesNotExist
 from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.decorators import ratelimit
 
@@ -76,7 +77,7 @@ def score_photo(request: HttpRequest, pk: int) -> HttpResponse:
     score_form = ScoreForm(data, round_=board.current, count_check=False)
     if upload is None:
         return table_page(
-            request, game, message="Take or choose a photo first.", score_form=score_form
+            request, game, message=gettext("Take or choose a photo first."), score_form=score_form
         )
     photo_form = PhotoForm(files={"photo": upload})
     if not photo_form.is_valid():
@@ -162,7 +163,9 @@ def _standalone_read(result) -> dict:
         status=PhotoStatus.READ if "detections" in read else PhotoStatus.UNREADABLE,
         problem=""
         if "detections" in read
-        else read.get("problem", "That photo could not be read; please take it again."),
+        else read.get(
+            "problem", gettext_noop("That photo could not be read; please take it again.")
+        ),
     )
     # The page shows the photo from its own file: it was kept only until it was read.
     reading = photos.hand_reading(photos.hand_shots([photo], src=lambda photo: ""))
@@ -247,6 +250,6 @@ def photo_delete(request: HttpRequest, pk: int) -> HttpResponse:
     photo = photo_or_404(request, pk, role=Role.SCORER)
     game = photo.game
     services.photo_delete(photo=photo, user=request.user)
-    messages.success(request, "Deleted the photo.")
+    messages.success(request, gettext("Deleted the photo."))
     back = "table_photos" if request.POST.get("back") == "photos" else "table_check"
     return redirect(back, pk=game.pk)

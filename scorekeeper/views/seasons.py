@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import selectors, services
@@ -119,20 +120,22 @@ def _season_write(request: HttpRequest, pk: int, write, said: str) -> HttpRespon
 @require_POST
 @login_required
 def season_close(request: HttpRequest, pk: int) -> HttpResponse:
-    return _season_write(request, pk, services.season_close, "{season} is closed: it ended today.")
+    return _season_write(
+        request, pk, services.season_close, gettext("{season} is closed: it ended today.")
+    )
 
 
 @require_POST
 @login_required
 def season_share(request: HttpRequest, pk: int) -> HttpResponse:
-    said = "Anyone with the link can now see {season}'s standings."
+    said = gettext("Anyone with the link can now see {season}'s standings.")
     return _season_write(request, pk, services.season_share, said)
 
 
 @require_POST
 @login_required
 def season_unshare(request: HttpRequest, pk: int) -> HttpResponse:
-    said = "The link to {season}'s standings no longer works."
+    said = gettext("The link to {season}'s standings no longer works.")
     return _season_write(request, pk, services.season_unshare, said)
 
 
