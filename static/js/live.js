@@ -1,7 +1,5 @@
-// Following a table live: polling with ETags, the connection banner, taps made while offline or
-// answered with an error, the screen kept awake, and copying the TV link. Event delegation, so htmx swaps keep it working.
-// A round screen's taps made with no connection wait in an ordered queue kept on the tablet
-// (localStorage), shown on the screen as made, and are sent once, in order, when it is back.
+// Following a table live: polling with ETags, the connection banner (base.html's #connection),
+// taps made offline or answered with an error, the screen kept awake, and copying the TV link.
 (function () {
   "use strict";
 
@@ -19,18 +17,9 @@
   let waiting = null; // { elt, send }
   let dropped = false; // a tap was on its way when the connection dropped: its fate is unknown
 
-  // The connection banner, created once; a polite live region so screen readers hear it.
-  let banner = null;
+  const banner = document.getElementById("connection");
   let keepUntil = 0; // a message that must stay a while is not hidden by the next poll's answer
   function say(text, kind, keepFor = 0) {
-    if (!banner) {
-      banner = document.createElement("p");
-      banner.className = "connection";
-      banner.id = "connection";
-      banner.setAttribute("role", "status");
-      banner.setAttribute("aria-live", "polite");
-      document.body.prepend(banner);
-    }
     banner.textContent = text;
     banner.classList.toggle("sending", kind === "sending");
     banner.hidden = false;
@@ -38,7 +27,7 @@
     if (keepFor) setTimeout(quiet, keepFor);
   }
   function quiet() {
-    if (banner && Date.now() >= keepUntil) banner.hidden = true;
+    if (Date.now() >= keepUntil) banner.hidden = true;
   }
 
   // While a write waits that the screen cannot show, or taps that waited are being sent, no
@@ -164,11 +153,9 @@
       tapInFlight = false;
       clearTimeout(sendingTimer);
     }
-    const status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if ((status === 200 || status === 409) && event.detail.target && event.detail.target.id === "table") {
-      shown(event.detail.xhr.responseText);
-    }
-    if (!event.detail.xhr || event.detail.xhr.status === 0) return; // a send error or an abort
+    const status = event.detail.xhr?.status || 0;
+    if ((status === 200 || status === 409) && event.detail.target?.id === "table") shown(event.detail.xhr.responseText);
+    if (!status) return; // a send error or an abort
     if (dropped) {
       dropped = false;
       say(translated("Connected again. Check the table, and tap again if your tap is not there."), "", 6e3);
@@ -530,8 +517,9 @@
 
   // The server's table, kept: to draw again under the taps that wait, and for the service worker
   // to show if the page is loaded again with no connection. Never with a tap's refusal in it.
+  const tableIn = (html) => new DOMParser().parseFromString(html, "text/html").getElementById("table");
   function shown(html) {
-    const table = new DOMParser().parseFromString(html, "text/html").getElementById("table");
+    const table = tableIn(html);
     if (!table) return;
     table.querySelectorAll(".message").forEach((message) => message.remove());
     pristine = table.outerHTML;
@@ -547,7 +535,7 @@
     try {
       const kept = window.caches && (await caches.match(location.origin + location.pathname, { cacheName: TABLES }));
       const html = kept ? await kept.text() : "";
-      const table = html && new DOMParser().parseFromString(html, "text/html").getElementById("table");
+      const table = html && tableIn(html);
       if (table && Number(table.dataset.version) > shownVersion()) {
         htmx.swap(document.getElementById("table"), html, { swapStyle: "outerHTML" });
       }
@@ -562,13 +550,7 @@
     else say(waitingFor(items.length));
   }
 
-  function csrfToken() {
-    try {
-      return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
-    } catch {
-      return "";
-    }
-  }
+  const csrfToken = () => JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
 
   // Each tap that waits, sent in order once the connection is back; the screen then shows the
   // server's answer to the last. Buttons wait meanwhile.
@@ -619,9 +601,7 @@
         outcome = "retry"; // nothing was saved: the same tap goes again in a moment
         break;
       }
-      const table = [200, 409].includes(response.status)
-        ? new DOMParser().parseFromString(body, "text/html").getElementById("table")
-        : null;
+      const table = [200, 409].includes(response.status) ? tableIn(body) : null;
       items.shift();
       if (table) answer = body;
       const saved =
