@@ -1,7 +1,5 @@
-// The page: marked as scripted, a message of the last page dropped once it is old news, the
-// first-dealer menu, the service worker asked to keep the page, and the final sheet sent.
-// The score entry's cards are cards.js, photos photos.js, what a tablet keeps tablet.js, a live
-// table and its queue of taps live.js (loaded in that order).
+// The page: marked as scripted, the scripts' words, a message of the last page dropped once it is
+// old news, the first-dealer menu, the service worker asked to keep the page, the sheet sent.
 
 // Marks the page as scripted, so CSS can trade the plain file box for a Photo button.
 document.documentElement.classList.add("js");

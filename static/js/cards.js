@@ -8,13 +8,8 @@ window.cardChips = (function () {
 
   const cursors = new WeakMap(); // box -> where the next card goes, after a chip was taken out
 
-  function tokens(box) {
-    return box.value.split(/[\s,]+/).filter(Boolean);
-  }
-
-  function unsure(box) {
-    return (box.dataset.unsure || "").split(",").filter(Boolean).map(Number);
-  }
+  const tokens = (box) => box.value.split(/[\s,]+/).filter(Boolean);
+  const unsure = (box) => (box.dataset.unsure || "").split(",").filter(Boolean).map(Number);
 
   function write(box, list, flagged) {
     box.value = list.join(" ");

@@ -7,11 +7,11 @@
 // connection or not). Once they differ, the page leaves and nothing kept is shown again: what
 // the service worker kept, the table live.js kept, the hands typed and taps waiting stay only
 // for this member to send after logging in again (they are checked against the account).
-window.sessionWatch = (function () {
+(function () {
   "use strict";
 
   const shownFor = document.documentElement.dataset.session;
-  if (!shownFor) return null;
+  if (!shownFor) return;
   // The Cookie Store API where there is one (the service worker reads the cookie the same way);
   // document.cookie elsewhere.
   async function now() {
@@ -46,7 +46,6 @@ window.sessionWatch = (function () {
   check();
   setInterval(check, 2_000);
   document.addEventListener("visibilitychange", check);
-  return { check };
 })();
 
 // Notes above a round screen (game.html's #table-notes, a polite live region) about what this
@@ -128,17 +127,8 @@ window.tableNote = (function () {
         localStorage.removeItem(keyOf(where.table));
         return;
       }
-      const draft = {
-        app: APP,
-        format: FORMAT,
-        table: where.table,
-        user: where.user,
-        contract: where.contract,
-        round: where.round,
-        version: where.version,
-        savedAt: Date.now(),
-        hands,
-      };
+      // The screen it was typed on (table, user, contract, round, version) with the hands.
+      const draft = { app: APP, format: FORMAT, ...where, savedAt: Date.now(), hands };
       localStorage.setItem(keyOf(where.table), JSON.stringify(draft));
     } catch {
       // Storage full or refused: typing works as before, only without a draft.
