@@ -12,18 +12,7 @@
 
   const shownFor = document.documentElement.dataset.session;
   if (!shownFor) return;
-  // The Cookie Store API where there is one (the service worker reads the cookie the same way);
-  // document.cookie elsewhere.
-  async function now() {
-    if (window.cookieStore) {
-      try {
-        return (await cookieStore.get("sk_session"))?.value || "";
-      } catch {
-        // Refused (an opaque origin): the plain way below.
-      }
-    }
-    return (document.cookie.match(/(?:^|;\s*)sk_session=([^;]*)/) || [])[1] || "";
-  }
+  const now = () => (document.cookie.match(/(?:^|;\s*)sk_session=([^;]*)/) || [])[1] || "";
   let left = false;
 
   async function leave() {
@@ -40,8 +29,8 @@
     location.replace(`/accounts/login/?next=${encodeURIComponent(location.pathname)}`);
   }
 
-  async function check() {
-    if (!left && (await now()) !== shownFor) leave();
+  function check() {
+    if (!left && now() !== shownFor) leave();
   }
   check();
   setInterval(check, 2_000);
@@ -63,12 +52,7 @@ window.tableNote = (function () {
     if (!notes) return;
     const line = document.createElement("p");
     line.className = "table-note";
-    const dismiss = document.createElement("button");
-    dismiss.type = "button";
-    dismiss.className = "secondary outline";
-    dismiss.dataset.noteDismiss = "";
-    dismiss.textContent = translated("Dismiss");
-    line.append(`${message} `, dismiss);
+    line.append(`${message} `, pageButton(translated("Dismiss"), "noteDismiss"));
     notes.append(line);
   };
 })();
@@ -202,11 +186,7 @@ window.tableNote = (function () {
     const note = document.createElement("p");
     note.className = "draft-note";
     note.setAttribute("role", "status");
-    const clear = document.createElement("button");
-    clear.type = "button";
-    clear.className = "secondary outline";
-    clear.dataset.draftClear = "";
-    clear.textContent = translated("Clear");
+    const clear = pageButton(translated("Clear"), "draftClear");
     note.append(translated("Restored the hands you typed {when} — ", { when: when(draft.savedAt) }), clear);
     // In the hint's place: five players' hands and the save button still fit one tablet.
     const hint = form.querySelector(".hint");
