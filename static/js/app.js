@@ -9,22 +9,26 @@ document.documentElement.classList.add("js");
 // plural, values)` ({count} is the count). A word the page does not carry is said in English.
 (function () {
   "use strict";
-  let words = null;
-  const known = () => {
-    if (words === null) {
-      const script = document.getElementById("script-words");
-      words = script ? JSON.parse(script.textContent) : {};
-    }
-    return words;
-  };
+  // The scripts are deferred: the page, and its words, are all there when they run.
+  const words = JSON.parse(document.getElementById("script-words")?.textContent || "{}");
   const filled = (text, values) => text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-  window.translated = (english, values = {}) => filled(known()[english] ?? english, values);
+  window.translated = (english, values = {}) => filled(words[english] ?? english, values);
   window.translatedCount = (count, singular, plural, values = {}) => {
-    const pair = known()[singular];
+    const pair = words[singular];
     const text = pair ? pair[count === 1 ? 0 : 1] : count === 1 ? singular : plural;
     return filled(text, { count, ...values });
   };
 })();
+
+// A small button a script adds beside its words (Undo, Dismiss, Clear); `data-<name>` says what it does.
+window.pageButton = (text, name) => {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "secondary outline";
+  button.dataset[name] = "";
+  button.textContent = text;
+  return button;
+};
 
 // A message that came with the page ("Saved: Ann went out.", "Add the players next.") says what
 // happened before it loaded: once a write made on the page has changed it, it is old news.

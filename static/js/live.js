@@ -490,12 +490,7 @@
     last.textContent = translated("Last: {label} (waits to be sent)", { label: item.label });
     last.classList.remove("muted");
     if (bar.querySelector("form, [data-take-back]")) return;
-    const undo = document.createElement("button");
-    undo.type = "button";
-    undo.className = "secondary outline";
-    undo.dataset.takeBack = "";
-    undo.textContent = `↶ ${translated("Undo")}`;
-    last.after(undo);
+    last.after(pageButton(`↶ ${translated("Undo")}`, "takeBack"));
   }
 
   // The taps that wait, shown on the table the server sent; if they were made on another
