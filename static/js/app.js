@@ -55,9 +55,7 @@ document.addEventListener("htmx:afterSwap", (event) => {
     const form = event.target.closest("form.game-new");
     if (form) relabel(form);
   });
-  document.addEventListener("DOMContentLoaded", () => {
-    document.querySelectorAll("form.game-new").forEach(relabel);
-  });
+  htmx.onLoad(() => document.querySelectorAll("form.game-new").forEach(relabel));
 })();
 
 // The service worker (static/js/sw.js, served at /sw.js) keeps the app's shell and the round
@@ -116,8 +114,7 @@ document.addEventListener("htmx:afterSwap", (event) => {
     document.querySelectorAll("a[data-share]").forEach(picture);
     document.querySelectorAll("button[data-share-text]").forEach((button) => (button.hidden = false));
   }
-  document.addEventListener("DOMContentLoaded", prepare);
-  document.addEventListener("htmx:afterSettle", prepare);
+  htmx.onLoad(prepare); // the page, and what each swap brings
 
   // The text to send stays open when a poll swaps the night in anew.
   let open = [];

@@ -143,11 +143,7 @@ window.cardChips = (function () {
     render(box);
   });
 
-  function renderAll() {
-    document.querySelectorAll("[data-chips]").forEach(render);
-  }
-  document.addEventListener("DOMContentLoaded", renderAll);
-  document.addEventListener("htmx:afterSettle", renderAll);
+  htmx.onLoad(() => document.querySelectorAll("[data-chips]").forEach(render));
 
   return { insert, erase, clear, render, fill, changed };
 })();
@@ -183,11 +179,7 @@ window.cardChips = (function () {
     if (fieldset) refresh(fieldset);
   });
 
-  function refreshAll() {
-    document.querySelectorAll(".hand-entry").forEach(refresh);
-  }
-  document.addEventListener("DOMContentLoaded", refreshAll);
-  document.addEventListener("htmx:afterSettle", refreshAll);
+  htmx.onLoad(() => document.querySelectorAll(".hand-entry").forEach(refresh));
 })();
 
 // The rank keypad and the card picker: a tap types into the cards box, as if the player had

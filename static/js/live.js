@@ -658,8 +658,7 @@
     if (!navigator.clipboard) return;
     document.querySelectorAll("[data-copy]").forEach((button) => (button.hidden = false));
   }
-  document.addEventListener("DOMContentLoaded", showCopyButtons);
-  document.addEventListener("htmx:afterSettle", showCopyButtons);
+  htmx.onLoad(showCopyButtons);
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-copy]");
     if (!button) return;

@@ -158,6 +158,5 @@ document.addEventListener("click", (event) => {
     clearTimeout(waiting);
     waiting = setTimeout(placeAll, 150);
   });
-  document.addEventListener("DOMContentLoaded", placeAll);
-  document.addEventListener("htmx:afterSettle", placeAll);
+  htmx.onLoad(placeAll);
 })();
