@@ -246,11 +246,7 @@
   let pristine = null; // the table as the server sent it, before the taps that wait were shown
   let queueHeld = false; // the taps that wait could not all be shown: no other can be made
 
-  function here() {
-    const live = document.getElementById("live");
-    if (!live || !live.dataset.table || !document.getElementById("table")) return null;
-    return { table: Number(live.dataset.table), user: Number(live.dataset.user) };
-  }
+  const here = window.tableScreen; // the table on the screen (tablet.js), or null
   const queueKey = (table) => `sk:queue:${table}`;
   // The hands typed for a round, kept by tablet.js: done with once the round is saved.
   function forgetDraft() {
@@ -321,7 +317,7 @@
     const problem = queueProblem(raw, where);
     if (problem) {
       localStorage.removeItem(queueKey(where.table));
-      note(problem);
+      tableNote(problem); // above the table until dismissed (tablet.js)
       return [];
     }
     return JSON.parse(raw).items;
@@ -341,9 +337,6 @@
       return false;
     }
   }
-
-  // A note above the table that stays until dismissed (tablet.js), or the banner on other pages.
-  const note = (message) => (window.tableNote ? window.tableNote(message) : say(message, "", 10e3));
 
   function tapId() {
     if (crypto.randomUUID) return crypto.randomUUID();
@@ -628,7 +621,7 @@
     }
     if (dropped.length) {
       const labels = dropped.map((item) => item.label).join("; ");
-      note(
+      tableNote(
         translatedCount(
           dropped.length,
           "{count} more tap made with no connection was not sent, as the table was not what it was made on: {labels}. Tap again what still applies.",

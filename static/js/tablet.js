@@ -39,23 +39,17 @@
 
 // Notes above a round screen (game.html's #table-notes, a polite live region) about what this
 // tablet kept (hands typed, taps made with no connection); each stays until dismissed.
-window.tableNote = (function () {
-  "use strict";
-
-  document.addEventListener("click", (event) => {
-    const dismiss = event.target.closest("[data-note-dismiss]");
-    if (dismiss) dismiss.closest(".table-note").remove();
-  });
-
-  return function tableNote(message) {
-    const notes = document.getElementById("table-notes");
-    if (!notes) return;
-    const line = document.createElement("p");
-    line.className = "table-note";
-    line.append(`${message} `, pageButton(translated("Dismiss"), "noteDismiss"));
-    notes.append(line);
-  };
-})();
+window.tableNote = (message) => {
+  const notes = document.getElementById("table-notes");
+  if (!notes) return;
+  const line = document.createElement("p");
+  line.className = "table-note";
+  line.append(`${message} `, pageButton(translated("Dismiss"), "noteDismiss"));
+  notes.append(line);
+};
+document.addEventListener("click", (event) => {
+  event.target.closest("[data-note-dismiss]")?.closest(".table-note").remove();
+});
 
 // Hands typed on the score entry (or filled from a photo) are kept on this tablet as a draft, in
 // localStorage under "sk:draft:<table id>", until the round is saved or they are cleared: a
@@ -85,6 +79,7 @@ window.tableNote = (function () {
       version: Number(table.dataset.version),
     };
   }
+  window.tableScreen = screen; // live.js's queue reads the same
   const scoreForm = () => document.querySelector("#table form.score-entry");
   const entries = (form) => form.querySelectorAll("fieldset.hand-entry[data-seat]");
 
