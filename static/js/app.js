@@ -1,7 +1,5 @@
-// The page: marked as scripted, a message of the last page dropped once it is old news, the
-// first-dealer menu, the service worker asked to keep the page, and the final sheet sent.
-// The score entry's cards are cards.js, photos photos.js, what a tablet keeps tablet.js, a live
-// table and its queue of taps live.js (loaded in that order).
+// The page: marked as scripted, the scripts' words, a message of the last page dropped once it is
+// old news, the first-dealer menu, the service worker asked to keep the page, the sheet sent.
 
 // Marks the page as scripted, so CSS can trade the plain file box for a Photo button.
 document.documentElement.classList.add("js");
@@ -11,22 +9,26 @@ document.documentElement.classList.add("js");
 // plural, values)` ({count} is the count). A word the page does not carry is said in English.
 (function () {
   "use strict";
-  let words = null;
-  const known = () => {
-    if (words === null) {
-      const script = document.getElementById("script-words");
-      words = script ? JSON.parse(script.textContent) : {};
-    }
-    return words;
-  };
+  // The scripts are deferred: the page, and its words, are all there when they run.
+  const words = JSON.parse(document.getElementById("script-words")?.textContent || "{}");
   const filled = (text, values) => text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-  window.translated = (english, values = {}) => filled(known()[english] ?? english, values);
+  window.translated = (english, values = {}) => filled(words[english] ?? english, values);
   window.translatedCount = (count, singular, plural, values = {}) => {
-    const pair = known()[singular];
+    const pair = words[singular];
     const text = pair ? pair[count === 1 ? 0 : 1] : count === 1 ? singular : plural;
     return filled(text, { count, ...values });
   };
 })();
+
+// A small button a script adds beside its words (Undo, Dismiss, Clear); `data-<name>` says what it does.
+window.pageButton = (text, name) => {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "secondary outline";
+  button.dataset[name] = "";
+  button.textContent = text;
+  return button;
+};
 
 // A message that came with the page ("Saved: Ann went out.", "Add the players next.") says what
 // happened before it loaded: once a write made on the page has changed it, it is old news.
@@ -53,9 +55,7 @@ document.addEventListener("htmx:afterSwap", (event) => {
     const form = event.target.closest("form.game-new");
     if (form) relabel(form);
   });
-  document.addEventListener("DOMContentLoaded", () => {
-    document.querySelectorAll("form.game-new").forEach(relabel);
-  });
+  htmx.onLoad(() => document.querySelectorAll("form.game-new").forEach(relabel));
 })();
 
 // The service worker (static/js/sw.js, served at /sw.js) keeps the app's shell and the round
@@ -114,8 +114,7 @@ document.addEventListener("htmx:afterSwap", (event) => {
     document.querySelectorAll("a[data-share]").forEach(picture);
     document.querySelectorAll("button[data-share-text]").forEach((button) => (button.hidden = false));
   }
-  document.addEventListener("DOMContentLoaded", prepare);
-  document.addEventListener("htmx:afterSettle", prepare);
+  htmx.onLoad(prepare); // the page, and what each swap brings
 
   // The text to send stays open when a poll swaps the night in anew.
   let open = [];

@@ -8,13 +8,8 @@ window.cardChips = (function () {
 
   const cursors = new WeakMap(); // box -> where the next card goes, after a chip was taken out
 
-  function tokens(box) {
-    return box.value.split(/[\s,]+/).filter(Boolean);
-  }
-
-  function unsure(box) {
-    return (box.dataset.unsure || "").split(",").filter(Boolean).map(Number);
-  }
+  const tokens = (box) => box.value.split(/[\s,]+/).filter(Boolean);
+  const unsure = (box) => (box.dataset.unsure || "").split(",").filter(Boolean).map(Number);
 
   function write(box, list, flagged) {
     box.value = list.join(" ");
@@ -148,11 +143,7 @@ window.cardChips = (function () {
     render(box);
   });
 
-  function renderAll() {
-    document.querySelectorAll("[data-chips]").forEach(render);
-  }
-  document.addEventListener("DOMContentLoaded", renderAll);
-  document.addEventListener("htmx:afterSettle", renderAll);
+  htmx.onLoad(() => document.querySelectorAll("[data-chips]").forEach(render));
 
   return { insert, erase, clear, render, fill, changed };
 })();
@@ -188,11 +179,7 @@ window.cardChips = (function () {
     if (fieldset) refresh(fieldset);
   });
 
-  function refreshAll() {
-    document.querySelectorAll(".hand-entry").forEach(refresh);
-  }
-  document.addEventListener("DOMContentLoaded", refreshAll);
-  document.addEventListener("htmx:afterSettle", refreshAll);
+  htmx.onLoad(() => document.querySelectorAll(".hand-entry").forEach(refresh));
 })();
 
 // The rank keypad and the card picker: a tap types into the cards box, as if the player had

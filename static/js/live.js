@@ -1,7 +1,5 @@
-// Following a table live: polling with ETags, the connection banner, taps made while offline or
-// answered with an error, the screen kept awake, and copying the TV link. Event delegation, so htmx swaps keep it working.
-// A round screen's taps made with no connection wait in an ordered queue kept on the tablet
-// (localStorage), shown on the screen as made, and are sent once, in order, when it is back.
+// Following a table live: polling with ETags, the connection banner (base.html's #connection),
+// taps made offline or answered with an error, the screen kept awake, and copying the TV link.
 (function () {
   "use strict";
 
@@ -19,18 +17,9 @@
   let waiting = null; // { elt, send }
   let dropped = false; // a tap was on its way when the connection dropped: its fate is unknown
 
-  // The connection banner, created once; a polite live region so screen readers hear it.
-  let banner = null;
+  const banner = document.getElementById("connection");
   let keepUntil = 0; // a message that must stay a while is not hidden by the next poll's answer
   function say(text, kind, keepFor = 0) {
-    if (!banner) {
-      banner = document.createElement("p");
-      banner.className = "connection";
-      banner.id = "connection";
-      banner.setAttribute("role", "status");
-      banner.setAttribute("aria-live", "polite");
-      document.body.prepend(banner);
-    }
     banner.textContent = text;
     banner.classList.toggle("sending", kind === "sending");
     banner.hidden = false;
@@ -38,7 +27,7 @@
     if (keepFor) setTimeout(quiet, keepFor);
   }
   function quiet() {
-    if (banner && Date.now() >= keepUntil) banner.hidden = true;
+    if (Date.now() >= keepUntil) banner.hidden = true;
   }
 
   // While a write waits that the screen cannot show, or taps that waited are being sent, no
@@ -164,11 +153,9 @@
       tapInFlight = false;
       clearTimeout(sendingTimer);
     }
-    const status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if ((status === 200 || status === 409) && event.detail.target && event.detail.target.id === "table") {
-      shown(event.detail.xhr.responseText);
-    }
-    if (!event.detail.xhr || event.detail.xhr.status === 0) return; // a send error or an abort
+    const status = event.detail.xhr?.status || 0;
+    if ((status === 200 || status === 409) && event.detail.target?.id === "table") shown(event.detail.xhr.responseText);
+    if (!status) return; // a send error or an abort
     if (dropped) {
       dropped = false;
       say(translated("Connected again. Check the table, and tap again if your tap is not there."), "", 6e3);
@@ -259,11 +246,7 @@
   let pristine = null; // the table as the server sent it, before the taps that wait were shown
   let queueHeld = false; // the taps that wait could not all be shown: no other can be made
 
-  function here() {
-    const live = document.getElementById("live");
-    if (!live || !live.dataset.table || !document.getElementById("table")) return null;
-    return { table: Number(live.dataset.table), user: Number(live.dataset.user) };
-  }
+  const here = window.tableScreen; // the table on the screen (tablet.js), or null
   const queueKey = (table) => `sk:queue:${table}`;
   // The hands typed for a round, kept by tablet.js: done with once the round is saved.
   function forgetDraft() {
@@ -334,7 +317,7 @@
     const problem = queueProblem(raw, where);
     if (problem) {
       localStorage.removeItem(queueKey(where.table));
-      note(problem);
+      tableNote(problem); // above the table until dismissed (tablet.js)
       return [];
     }
     return JSON.parse(raw).items;
@@ -354,9 +337,6 @@
       return false;
     }
   }
-
-  // A note above the table that stays until dismissed (tablet.js), or the banner on other pages.
-  const note = (message) => (window.tableNote ? window.tableNote(message) : say(message, "", 10e3));
 
   function tapId() {
     if (crypto.randomUUID) return crypto.randomUUID();
@@ -503,12 +483,7 @@
     last.textContent = translated("Last: {label} (waits to be sent)", { label: item.label });
     last.classList.remove("muted");
     if (bar.querySelector("form, [data-take-back]")) return;
-    const undo = document.createElement("button");
-    undo.type = "button";
-    undo.className = "secondary outline";
-    undo.dataset.takeBack = "";
-    undo.textContent = `↶ ${translated("Undo")}`;
-    last.after(undo);
+    last.after(pageButton(`↶ ${translated("Undo")}`, "takeBack"));
   }
 
   // The taps that wait, shown on the table the server sent; if they were made on another
@@ -530,8 +505,9 @@
 
   // The server's table, kept: to draw again under the taps that wait, and for the service worker
   // to show if the page is loaded again with no connection. Never with a tap's refusal in it.
+  const tableIn = (html) => new DOMParser().parseFromString(html, "text/html").getElementById("table");
   function shown(html) {
-    const table = new DOMParser().parseFromString(html, "text/html").getElementById("table");
+    const table = tableIn(html);
     if (!table) return;
     table.querySelectorAll(".message").forEach((message) => message.remove());
     pristine = table.outerHTML;
@@ -547,7 +523,7 @@
     try {
       const kept = window.caches && (await caches.match(location.origin + location.pathname, { cacheName: TABLES }));
       const html = kept ? await kept.text() : "";
-      const table = html && new DOMParser().parseFromString(html, "text/html").getElementById("table");
+      const table = html && tableIn(html);
       if (table && Number(table.dataset.version) > shownVersion()) {
         htmx.swap(document.getElementById("table"), html, { swapStyle: "outerHTML" });
       }
@@ -562,13 +538,7 @@
     else say(waitingFor(items.length));
   }
 
-  function csrfToken() {
-    try {
-      return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
-    } catch {
-      return "";
-    }
-  }
+  const csrfToken = () => JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
 
   // Each tap that waits, sent in order once the connection is back; the screen then shows the
   // server's answer to the last. Buttons wait meanwhile.
@@ -619,9 +589,7 @@
         outcome = "retry"; // nothing was saved: the same tap goes again in a moment
         break;
       }
-      const table = [200, 409].includes(response.status)
-        ? new DOMParser().parseFromString(body, "text/html").getElementById("table")
-        : null;
+      const table = [200, 409].includes(response.status) ? tableIn(body) : null;
       items.shift();
       if (table) answer = body;
       const saved =
@@ -653,7 +621,7 @@
     }
     if (dropped.length) {
       const labels = dropped.map((item) => item.label).join("; ");
-      note(
+      tableNote(
         translatedCount(
           dropped.length,
           "{count} more tap made with no connection was not sent, as the table was not what it was made on: {labels}. Tap again what still applies.",
@@ -683,8 +651,7 @@
     if (!navigator.clipboard) return;
     document.querySelectorAll("[data-copy]").forEach((button) => (button.hidden = false));
   }
-  document.addEventListener("DOMContentLoaded", showCopyButtons);
-  document.addEventListener("htmx:afterSettle", showCopyButtons);
+  htmx.onLoad(showCopyButtons);
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-copy]");
     if (!button) return;

@@ -103,10 +103,7 @@ document.addEventListener("click", (event) => {
     const size = SCREEN_PX / scale;
     const pad = size * 0.2;
     const groups = [...svg.querySelectorAll("g.mark, g.candidate")];
-    const boxes = groups.map((group) => {
-      const rect = group.querySelector("rect");
-      return { x: rect.x.baseVal.value, y: rect.y.baseVal.value, width: rect.width.baseVal.value, height: rect.height.baseVal.value };
-    });
+    const boxes = groups.map((group) => group.querySelector("rect").getBBox());
     const placed = [];
     groups.forEach((group, index) => {
       const text = group.querySelector("text");
@@ -161,6 +158,5 @@ document.addEventListener("click", (event) => {
     clearTimeout(waiting);
     waiting = setTimeout(placeAll, 150);
   });
-  document.addEventListener("DOMContentLoaded", placeAll);
-  document.addEventListener("htmx:afterSettle", placeAll);
+  htmx.onLoad(placeAll);
 })();

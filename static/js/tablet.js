@@ -7,23 +7,12 @@
 // connection or not). Once they differ, the page leaves and nothing kept is shown again: what
 // the service worker kept, the table live.js kept, the hands typed and taps waiting stay only
 // for this member to send after logging in again (they are checked against the account).
-window.sessionWatch = (function () {
+(function () {
   "use strict";
 
   const shownFor = document.documentElement.dataset.session;
-  if (!shownFor) return null;
-  // The Cookie Store API where there is one (the service worker reads the cookie the same way);
-  // document.cookie elsewhere.
-  async function now() {
-    if (window.cookieStore) {
-      try {
-        return (await cookieStore.get("sk_session"))?.value || "";
-      } catch {
-        // Refused (an opaque origin): the plain way below.
-      }
-    }
-    return (document.cookie.match(/(?:^|;\s*)sk_session=([^;]*)/) || [])[1] || "";
-  }
+  if (!shownFor) return;
+  const now = () => (document.cookie.match(/(?:^|;\s*)sk_session=([^;]*)/) || [])[1] || "";
   let left = false;
 
   async function leave() {
@@ -40,39 +29,27 @@ window.sessionWatch = (function () {
     location.replace(`/accounts/login/?next=${encodeURIComponent(location.pathname)}`);
   }
 
-  async function check() {
-    if (!left && (await now()) !== shownFor) leave();
+  function check() {
+    if (!left && now() !== shownFor) leave();
   }
   check();
   setInterval(check, 2_000);
   document.addEventListener("visibilitychange", check);
-  return { check };
 })();
 
 // Notes above a round screen (game.html's #table-notes, a polite live region) about what this
 // tablet kept (hands typed, taps made with no connection); each stays until dismissed.
-window.tableNote = (function () {
-  "use strict";
-
-  document.addEventListener("click", (event) => {
-    const dismiss = event.target.closest("[data-note-dismiss]");
-    if (dismiss) dismiss.closest(".table-note").remove();
-  });
-
-  return function tableNote(message) {
-    const notes = document.getElementById("table-notes");
-    if (!notes) return;
-    const line = document.createElement("p");
-    line.className = "table-note";
-    const dismiss = document.createElement("button");
-    dismiss.type = "button";
-    dismiss.className = "secondary outline";
-    dismiss.dataset.noteDismiss = "";
-    dismiss.textContent = translated("Dismiss");
-    line.append(`${message} `, dismiss);
-    notes.append(line);
-  };
-})();
+window.tableNote = (message) => {
+  const notes = document.getElementById("table-notes");
+  if (!notes) return;
+  const line = document.createElement("p");
+  line.className = "table-note";
+  line.append(`${message} `, pageButton(translated("Dismiss"), "noteDismiss"));
+  notes.append(line);
+};
+document.addEventListener("click", (event) => {
+  event.target.closest("[data-note-dismiss]")?.closest(".table-note").remove();
+});
 
 // Hands typed on the score entry (or filled from a photo) are kept on this tablet as a draft, in
 // localStorage under "sk:draft:<table id>", until the round is saved or they are cleared: a
@@ -102,6 +79,7 @@ window.tableNote = (function () {
       version: Number(table.dataset.version),
     };
   }
+  window.tableScreen = screen; // live.js's queue reads the same
   const scoreForm = () => document.querySelector("#table form.score-entry");
   const entries = (form) => form.querySelectorAll("fieldset.hand-entry[data-seat]");
 
@@ -128,17 +106,8 @@ window.tableNote = (function () {
         localStorage.removeItem(keyOf(where.table));
         return;
       }
-      const draft = {
-        app: APP,
-        format: FORMAT,
-        table: where.table,
-        user: where.user,
-        contract: where.contract,
-        round: where.round,
-        version: where.version,
-        savedAt: Date.now(),
-        hands,
-      };
+      // The screen it was typed on (table, user, contract, round, version) with the hands.
+      const draft = { app: APP, format: FORMAT, ...where, savedAt: Date.now(), hands };
       localStorage.setItem(keyOf(where.table), JSON.stringify(draft));
     } catch {
       // Storage full or refused: typing works as before, only without a draft.
@@ -212,11 +181,7 @@ window.tableNote = (function () {
     const note = document.createElement("p");
     note.className = "draft-note";
     note.setAttribute("role", "status");
-    const clear = document.createElement("button");
-    clear.type = "button";
-    clear.className = "secondary outline";
-    clear.dataset.draftClear = "";
-    clear.textContent = translated("Clear");
+    const clear = pageButton(translated("Clear"), "draftClear");
     note.append(translated("Restored the hands you typed {when} — ", { when: when(draft.savedAt) }), clear);
     // In the hint's place: five players' hands and the save button still fit one tablet.
     const hint = form.querySelector(".hint");
