@@ -83,6 +83,9 @@ def _counted(number: int) -> list[str]:
             number,
         ),
         ngettext("Sending your tap…", "Sending your {count} taps…", number),
+        ngettext("{count} May I? left", "{count} May I?s left", number),
+        ngettext("{count} Shanghai claim", "{count} Shanghai claims", number),
+        ngettext("{count} Shanghai protect", "{count} Shanghai protects", number),
         ngettext(
             "{count} more tap made with no connection was not sent, as the table was not what "
             "it was made on: {labels}. Tap again what still applies.",

@@ -406,7 +406,7 @@
       if (!coin) return Boolean(row); // none left: the server says so when it is sent
       coin.classList.add("spent", "queued");
       const left = row.querySelectorAll(".coin:not(.spent)").length;
-      row.querySelector(".may-i-left").textContent = `${left} May I?${left === 1 ? "" : "s"} left`;
+      row.querySelector(".may-i-left").textContent = translatedCount(left, "{count} May I? left", "{count} May I?s left");
       return true;
     },
     down(item) {
@@ -437,7 +437,10 @@
         tally.append(badge);
       }
       badge.classList.add("queued");
-      badge.textContent = `${count} Shanghai ${kind}${count === 1 ? "" : "s"}`;
+      badge.textContent =
+        kind === "claim"
+          ? translatedCount(count, "{count} Shanghai claim", "{count} Shanghai claims")
+          : translatedCount(count, "{count} Shanghai protect", "{count} Shanghai protects");
       row.querySelector("details.shanghai")?.removeAttribute("open");
       return true;
     },
