@@ -501,3 +501,19 @@ def make_tables(user, *, club: str, players: list[str]) -> dict[str, str]:
             "tonight_tv", args=[services.club_tv_link_create(club=club, user=user).tv_token]
         ),
     }
+
+
+# The pages of a signed-in member are the ones make_tables lists; these are the
+# pages of a visitor without an account. Together they are every page of the app (checked by
+# browser/test_screens.py's test_the_screens_cover_every_page).
+ANONYMOUS_PAGES = {
+    "login": "/accounts/login/",
+    "signup": "/accounts/signup/",
+    "password reset": "/accounts/password_reset/",
+    "password reset sent": "/accounts/password_reset/done/",
+    "password reset link": "/accounts/reset/MQ/not-a-token/",
+    "password reset done": "/accounts/reset/done/",
+    # With nothing pending, the log-in again (the code's page is test_two_factor's).
+    "log-in code": "/accounts/login/code/",
+    "e-mail confirmation link": "/accounts/email/confirm/not-a-token/",
+}

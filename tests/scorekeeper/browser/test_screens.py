@@ -13,7 +13,16 @@ from playwright.sync_api import expect
 from scorekeeper import services
 from scorekeeper.actions import TAPS
 from scorekeeper.models import Hand, Photo
-from tests.factories import act, make_club, make_game, make_player, make_tables, make_user, seats
+from tests.factories import (
+    ANONYMOUS_PAGES,
+    act,
+    make_club,
+    make_game,
+    make_player,
+    make_tables,
+    make_user,
+    seats,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,20 +38,6 @@ AXE_SCRIPT = AXE.read_text()
 # The axe-core rules whose verdict depends on the colours shown.
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
-# The pages of a signed-in member are the ones tests.factories.make_tables lists; these are the
-# pages of a visitor without an account. Together they are every page of the app (checked by
-# test_the_screens_cover_every_page).
-ANONYMOUS_PAGES = {
-    "login": "/accounts/login/",
-    "signup": "/accounts/signup/",
-    "password reset": "/accounts/password_reset/",
-    "password reset sent": "/accounts/password_reset/done/",
-    "password reset link": "/accounts/reset/MQ/not-a-token/",
-    "password reset done": "/accounts/reset/done/",
-    # With nothing pending, the log-in again (the code's page is test_two_factor's).
-    "log-in code": "/accounts/login/code/",
-    "e-mail confirmation link": "/accounts/email/confirm/not-a-token/",
-}
 
 # What has a name in the URLs but is no page: writes (POST only), files and pictures, what a page
 # fetches into itself (polls, previews, fragments), and the server's own addresses.
