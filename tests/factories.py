@@ -41,7 +41,11 @@ HUGE = "99999999999999999999"  # beyond a 64-bit integer
 JUNK = "ZZ ?? <b>&</b> 🂡 " * 40  # 500-odd characters nobody can read as cards
 
 
-def make_user(username: str | None = None, password: str = "a-long-test-password"):
+# The password every account the tests make is given unless told otherwise.
+PASSWORD = "a-long-test-password"
+
+
+def make_user(username: str | None = None, password: str = PASSWORD):
     username = username or f"user{next(_serial)}"
     return get_user_model().objects.create_user(username=username, password=password)
 

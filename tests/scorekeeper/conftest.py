@@ -21,6 +21,7 @@ from tests.factories import (
     make_club,
     make_game,
     make_other_table,
+    make_user,
     member_of,
     play_round,
     seats,
@@ -97,6 +98,14 @@ def member(client, game):
     """The client, logged in as the member of the table's club."""
     client.force_login(member_of(game))
     return member_of(game)
+
+
+@pytest.fixture
+def user(client):
+    """An account of no club, signed in on `client`."""
+    user = make_user()
+    client.force_login(user)
+    return user
 
 
 @pytest.fixture

@@ -13,18 +13,9 @@ from django.urls import reverse
 
 from scorekeeper import services
 from scorekeeper.models import AccountLanguage
-from tests.factories import make_user
+from tests.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "a-long-test-password"
-
-
-@pytest.fixture
-def user(client):
-    user = make_user()
-    client.force_login(user)
-    return user
 
 
 def choose(client, language: str):

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from scorekeeper import services
 from scorekeeper.models import Membership, Role
-from tests.factories import eleventh_sign_up, make_game, make_user, play_round
+from tests.factories import PASSWORD, eleventh_sign_up, make_game, make_user, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -28,16 +28,6 @@ def test_sign_up_logs_in_and_lands_home(client):
     assert response.status_code == 302
     assert client.get(reverse("home")).status_code == 200
     assert get_user_model().objects.filter(username="ann").exists()
-
-
-PASSWORD = "a-long-test-password"
-
-
-@pytest.fixture
-def user(client):
-    user = make_user()
-    client.force_login(user)
-    return user
 
 
 def test_sign_up_with_an_optional_email(client):
