@@ -134,26 +134,7 @@ ACTIONS = {
 TAPS = {action.tap.word: action.tap for action in ACTIONS.values() if action.tap}
 
 
-# The words the services give in English that are the history's own (a claim's discard, how a
-# player went out), said in the language of the history's entry.
-OWN_WORDS = {
-    "discard": _("discard"),
-    " in one turn": _(" in one turn"),
-    " with the whole hand": _(" with the whole hand"),
-}
-
-
-def own_words(text):
-    if not isinstance(text, str):
-        return text
-    if text == "discard":
-        return str(OWN_WORDS[text])
-    for english, translated in OWN_WORDS.items():
-        if english.startswith(" "):  # a phrase of `how`, which melds in card notation may follow
-            text = text.replace(english, str(translated))
-    return text
-
-
 def history(kind: Kind, **words) -> str:
-    """An event's entry in the history, in its kind's words (and language)."""
-    return ACTIONS[kind].history.format(**{key: own_words(word) for key, word in words.items()})
+    """An event's entry in the history, in its kind's words, in the active language (the
+    words given are the caller's, already in it)."""
+    return ACTIONS[kind].history.format(**words)

@@ -222,11 +222,11 @@ def round_end(game: Game, round_: Round, seat: Seat, user, *, melds=()) -> Event
     hand: the melds laid are kept on the event, so undo takes them back with it."""
     round_.went_out = seat
     round_.save(update_fields=["went_out", "rummy"])
-    how = " in one turn" if round_.rummy else ""
+    how = gettext(" in one turn") if round_.rummy else ""
     if melds:
         how += ": " + " | ".join(meld.cards for meld in melds)
     elif no_discard(game, round_):
-        how += " with the whole hand"
+        how += gettext(" with the whole hand")
     description = history(Event.Kind.WENT_OUT, player=seat.player, how=how)
     return event_record(
         game, round_, Event.Kind.WENT_OUT, user, description, seat=seat, after=melds_laid(melds)
@@ -250,7 +250,9 @@ def shanghai_record(
     if refusal:
         raise ActionRefused(translated(refusal))
     kind = Event.Kind.SHANGHAI_CLAIM
-    description = history(kind, player=seat.player, discarder=discarder.player, what="discard")
+    description = history(
+        kind, player=seat.player, discarder=discarder.player, what=gettext("discard")
+    )
     hand.claims += 1
     table.hand(round_, discarder).claimed += 1
     return event_record(game, round_, kind, user, description, seat=seat, other_seat=discarder)

@@ -4,7 +4,7 @@ from the action's declaration (scorekeeper/actions.py); what it sends is the for
 from django import template
 from django.utils.html import format_html_join
 
-from scorekeeper.actions import ACTIONS, Kind, own_words
+from scorekeeper.actions import ACTIONS, Kind
 
 register = template.Library()
 
@@ -13,8 +13,7 @@ register = template.Library()
 def tap(kind: str, **words):
     """` data-label="Ann: May I?" data-shows="coin"` for the event kind named, its words given."""
     action = ACTIONS[Kind(kind)]
-    label = action.queued.format(**{key: own_words(word) for key, word in words.items()})
-    attributes = [("data-label", label)]
+    attributes = [("data-label", action.queued.format(**words))]
     if action.shows:
         attributes.append(("data-shows", action.shows))
     if action.takes_back:

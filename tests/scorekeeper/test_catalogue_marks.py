@@ -19,10 +19,6 @@ NOT_SHOWN = {
 OPERATORS = {"services/backups.py", "system_checks.py", "settings.py"}
 # Text that reads like a sentence and is none: keys and values no member reads as such.
 NO_SENTENCE = {
-    ("actions.py", " in one turn"),  # the history's own words, keyed by their English
-    ("actions.py", " with the whole hand"),
-    ("services/tables.py", " in one turn"),  # the same, given to actions.history
-    ("services/tables.py", " with the whole hand"),
     ("forms/checks.py", "input changed delay:250ms"),  # an htmx trigger
     ("models.py", "TV link of "),  # the admin's names of rows (__str__)
     ("models.py", "'s points left at contract  in "),
