@@ -10,6 +10,7 @@ from rules import HouseRules, answer_question, check_going_down, find_going_down
 from rules.bench import BOUNDS
 from rules.going_down.budget import STEPS, Budget
 from rules.going_down.verdicts import MAYBE_BETTER, TOO_MANY_TO_CHECK, TOO_MANY_TO_LIST
+from tests.depth import examples
 from tests.rules.test_going_down_oracle import (
     assert_melds_are_the_hand,
     deals,
@@ -100,7 +101,7 @@ def test_a_hand_answered_in_n_steps_is_answered_the_same_with_n_and_gives_up_wit
     assert short.points_shed <= full.points_shed
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(dev=50, ci=200), deadline=None)
 @given(deals(), variants, st.integers(1, 400))
 def test_a_smaller_budget_gives_the_same_answer_or_gives_up(deal, variant, limit):
     hand, contract = deal

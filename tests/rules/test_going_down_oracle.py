@@ -26,6 +26,7 @@ from rules import (
     penalty_points,
 )
 from rules.cards import RANK_VALUE, RANKS, SUITS
+from tests.depth import examples
 
 JOKER = Card("JK", None)
 
@@ -257,7 +258,7 @@ def deals(draw):
     return draw(small_hands() | contract_hands(contract)), contract
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(dev=100, ci=400), deadline=None)
 @given(deals(), variants)
 def test_check_going_down_agrees_with_the_oracle(deal, variant):
     hand, contract = deal
@@ -272,7 +273,7 @@ def test_check_going_down_agrees_with_the_oracle(deal, variant):
         assert verdict.reasons
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(dev=75, ci=300), deadline=None)
 @given(deals(), variants)
 def test_find_going_down_agrees_with_the_oracle(deal, variant):
     hand, contract = deal
@@ -309,7 +310,7 @@ def contract_melds(draw):
     return contract, draw(dealt_melds(contract))
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(dev=250, ci=1000), deadline=None)
 @given(contract_melds(), variants)
 def test_a_going_down_the_checker_accepts_grouped_is_found_in_the_cards(dealt, variant):
     """No oracle, so no limit on the cards: melds that pass as the player grouped them are

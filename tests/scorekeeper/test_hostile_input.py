@@ -23,6 +23,7 @@ import rules
 from scorekeeper.actions import TAPS
 from scorekeeper.forms import ProfileForm
 from scorekeeper.models import Game, Membership, Role
+from tests.depth import examples
 from tests.factories import (
     built_once,
     database_state,
@@ -58,9 +59,9 @@ def member_as(role: Role) -> Callable[[Game], object]:
 # each of them.
 SIGNED_IN: dict[str, Callable[[Game], object]] = {role.value: member_as(role) for role in Role}
 
-# Examples per endpoint and member: the whole module runs in about two minutes on SQLite. A
-# longer hunt: HOSTILE_EXAMPLES=200.
-EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "8"))
+# Examples per endpoint and member: 3 in `make test`, 8 in CI (tests/depth.py), on SQLite and
+# PostgreSQL. A longer hunt: HOSTILE_EXAMPLES=200.
+EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", examples(dev=3, ci=8)))
 
 MARKER = "<script>hostile()</script>"
 MALICIOUS = [

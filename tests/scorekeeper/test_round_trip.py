@@ -18,11 +18,10 @@ leaves the photos out on purpose: the original's are deleted before its pages ar
 comparison; the backup keeps them.
 
 The photos are kept as read (a worker's reading, not the recognizer's: it takes a second a
-photo). `make test` runs a short profile (2 examples of up to 14 steps); CI sets
-TABLE_STATE_PROFILE=ci for three parts of 5 examples of up to 30 steps.
+photo). `make test` runs a short search (2 examples of up to 14 steps, tests/depth.py); CI sets
+TEST_DEPTH=ci for three parts of 5 examples of up to 30 steps.
 """
 
-import os
 import tempfile
 from datetime import date
 from pathlib import Path
@@ -42,14 +41,14 @@ from scorekeeper import services
 from scorekeeper.models import Club, TableLink
 from scorekeeper.selectors import archive
 from scorekeeper.services.backups import backup_restore, backup_write
+from tests.depth import examples
 from tests.factories import kept_photo, make_player, run_tasks
 from tests.scorekeeper.club_pages import club_urls, page_markup, page_texts, tables_by_place
 from tests.scorekeeper.table_machine import HANDS, HOUSE_RULES, Table
 
 # Examples a test, steps an example, and parts (tests, which the workers share out): a few
 # seconds in `make test`, three parts of half a minute each in CI.
-PROFILES = {"dev": (2, 14, 1), "ci": (5, 30, 3)}
-EXAMPLES, STEPS, PARTS = PROFILES[os.environ.get("TABLE_STATE_PROFILE", "dev")]
+EXAMPLES, STEPS, PARTS = examples(dev=(2, 14, 1), ci=(5, 30, 3))
 
 # Hands typed as cards (or read from a photo and corrected), beside the keypad's ranks (HANDS).
 TYPED = ["KH 7S", "JK 2C 2D", "10H JH QH", "AS", "5D 5C 9S", "QS QD"]

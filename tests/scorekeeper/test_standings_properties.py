@@ -15,6 +15,7 @@ from rules.standings import places
 from scorekeeper import services
 from scorekeeper.models import Game, Hand
 from scorekeeper.selectors import standings
+from tests.depth import examples
 from tests.factories import make_club, make_game, make_player
 
 pytestmark = pytest.mark.django_db
@@ -149,7 +150,7 @@ def _record(player, season) -> dict:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(dev=4, ci=12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
