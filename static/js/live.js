@@ -30,16 +30,12 @@ function quiet() {
 // While a write waits that the screen cannot show, or taps that waited are being sent, no
 // other tap can be made: each button says why.
 function holdButtons(hold) {
-  document.querySelectorAll("main form button:not([type=button])").forEach((button) => {
-    if (hold && !button.disabled) {
-      button.disabled = true;
-      button.dataset.heldOffline = "";
-      button.setAttribute("aria-describedby", "connection");
-    } else if (!hold && button.hasAttribute("data-held-offline")) {
-      button.disabled = false;
-      button.removeAttribute("data-held-offline");
-      button.removeAttribute("aria-describedby");
-    }
+  const buttons = hold ? "main form button:not([type=button]):not([disabled])" : "[data-held-offline]";
+  document.querySelectorAll(buttons).forEach((button) => {
+    button.disabled = hold;
+    button.toggleAttribute("data-held-offline", hold);
+    if (hold) button.setAttribute("aria-describedby", "connection");
+    else button.removeAttribute("aria-describedby");
   });
 }
 
@@ -231,7 +227,6 @@ document.addEventListener("DOMContentLoaded", () => {
 // did not see. Each goes with its id (X-Tap-Id): sent again after its answer was lost (the
 // connection, or a reload), the server says it was saved the first time; it never counts twice.
 const QUEUE_FORMAT = 1;
-const APP = "scorekeeper";
 const KIND = /^[a-z-]{1,40}$/;
 const FIELD = /^(seat|discarder|rummy|(cards|points)_[0-9]{1,19})$/;
 const TAP_ID = /^[0-9A-Za-z-]{16,64}$/;
@@ -244,15 +239,6 @@ let pristine = null; // the table as the server sent it, before the taps that wa
 let queueHeld = false; // the taps that wait could not all be shown: no other can be made
 
 const here = window.tableScreen; // the table on the screen (tablet.js), or null
-const queueKey = (table) => `sk:queue:${table}`;
-// The hands typed for a round, kept by tablet.js: done with once the round is saved.
-function forgetDraft() {
-  try {
-    localStorage.removeItem(`sk:draft:${here().table}`);
-  } catch {
-    // No storage: no draft either.
-  }
-}
 const shownVersion = () => Number(document.getElementById("table").dataset.version);
 
 // A tap that can wait: its element is labelled for the queue and posts to this table.
@@ -279,68 +265,25 @@ function itemFine(item, index, items, table) {
   );
 }
 
-// Why what is kept under this table's key cannot be sent, in the player's words, or "".
-function queueProblem(raw, where) {
-  const NOT_READ = translated("Taps kept on this tablet for this table could not be read, so they were not sent.");
-  let kept;
-  try {
-    kept = JSON.parse(raw);
-  } catch {
-    return NOT_READ;
-  }
-  if (!kept || typeof kept !== "object" || kept.app !== APP) return NOT_READ;
-  if (kept.format !== QUEUE_FORMAT) {
-    return translated("Taps kept on this tablet by another version of the app were not sent.");
-  }
-  if (kept.table !== where.table) return translated("Taps kept on this tablet for another table were not sent.");
-  if (kept.user !== where.user) return translated("Taps made on this tablet by another account were not sent.");
-  const items = kept.items;
-  if (!Array.isArray(items) || items.length > MOST_TAPS) return NOT_READ;
-  if (!items.every((item, index) => itemFine(item, index, items, where.table))) return NOT_READ;
-  return "";
-}
-
-// The taps that wait at this table, oldest first; what cannot be trusted is set aside, never sent.
-function queueHere() {
-  const where = here();
-  if (!where) return [];
-  let raw = null;
-  try {
-    raw = localStorage.getItem(queueKey(where.table));
-  } catch {
-    return []; // no storage here (refused by the browser): taps cannot wait, as before
-  }
-  if (raw === null) return [];
-  const problem = queueProblem(raw, where);
-  if (problem) {
-    localStorage.removeItem(queueKey(where.table));
-    tableNote(problem); // above the table until dismissed (tablet.js)
-    return [];
-  }
-  return JSON.parse(raw).items;
-}
-
+// The taps that wait at this table, oldest first (kept by tablet.js): what cannot be trusted is
+// set aside, never sent.
+const QUEUE_WORDS = {
+  notRead: translated("Taps kept on this tablet for this table could not be read, so they were not sent."),
+  otherVersion: translated("Taps kept on this tablet by another version of the app were not sent."),
+  otherTable: translated("Taps kept on this tablet for another table were not sent."),
+  otherUser: translated("Taps made on this tablet by another account were not sent."),
+};
+const queueWhole = ({ items }, where) =>
+  Array.isArray(items) && items.length <= MOST_TAPS && items.every((item, index) => itemFine(item, index, items, where.table));
+const queueHere = () => window.keptHere.read("queue", QUEUE_FORMAT, QUEUE_WORDS, queueWhole)?.items || [];
 // Whether the taps that wait could be kept (a full or refused storage cannot).
-function queueKeep(items) {
-  const where = here();
-  try {
-    if (!items.length) localStorage.removeItem(queueKey(where.table));
-    else {
-      const kept = { app: APP, format: QUEUE_FORMAT, table: where.table, user: where.user, items };
-      localStorage.setItem(queueKey(where.table), JSON.stringify(kept));
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
+const queueKeep = (items) => window.keptHere.write("queue", items.length ? { format: QUEUE_FORMAT, items } : null);
 
 function tapId() {
   if (crypto.randomUUID) return crypto.randomUUID();
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-const nameOf = (seat) => document.getElementById(`player-${seat}`)?.textContent.trim() || "A player";
 const valueOf = (item, name) => (item.fields.find(([field]) => field === name) || [])[1];
 
 // Undo takes back the last tap that waits: it was never sent.
@@ -387,28 +330,18 @@ function queueTap(detail, kind) {
 }
 
 // ---- What a tap that waits looks like on the screen: as if it had been saved ----
-function rowOf(seat) {
-  for (const input of document.querySelectorAll("#table form.player-row input[name=seat]")) {
-    if (input.value === seat) return input.form;
-  }
-  return null;
-}
-
-// By the tap's data-shows; a tap that has none is not shown (undo: what it takes back is the
-// server's to say), and the buttons wait until it is sent.
+// By the tap's data-shows, given the row of the seat it names; a tap that has none is not shown
+// (undo: what it takes back is the server's to say), and the buttons wait until it is sent.
 const shows = {
-  coin(item) {
-    const row = rowOf(valueOf(item, "seat"));
-    const coin = row?.querySelector(".coin:not(.spent)");
-    if (!coin) return Boolean(row); // none left: the server says so when it is sent
+  coin(item, row) {
+    const coin = row.querySelector(".coin:not(.spent)");
+    if (!coin) return true; // none left: the server says so when it is sent
     coin.classList.add("spent", "queued");
     const left = row.querySelectorAll(".coin:not(.spent)").length;
     row.querySelector(".may-i-left").textContent = translatedCount(left, "{count} May I? left", "{count} May I?s left");
     return true;
   },
-  down(item) {
-    const row = rowOf(valueOf(item, "seat"));
-    if (!row) return false;
+  down(item, row) {
     row.classList.add("down");
     if (!row.querySelector(".who .badge.ok")) {
       const badge = document.createElement("span");
@@ -420,9 +353,7 @@ const shows = {
     row.querySelector("button[name=rummy]")?.remove();
     return true;
   },
-  tally(item) {
-    const row = rowOf(valueOf(item, "seat"));
-    if (!row) return false;
+  tally(item, row) {
     const tally = row.querySelector(".tally");
     // No discarder: the seat protected its own discard; else it claimed another's.
     const kind = valueOf(item, "discarder") ? "claim" : "protect";
@@ -443,15 +374,13 @@ const shows = {
   },
   // The score entry comes from the page itself (score_entry_offline.html): every player's
   // row, that of whoever went out taken out.
-  "score-entry"(item) {
+  "score-entry"(item, row) {
     const template = document.getElementById("score-entry-offline");
     const players = document.querySelector("#table .players");
     if (!template || !players) return false;
-    const seat = valueOf(item, "seat");
-    const name = nameOf(seat);
     const form = template.content.firstElementChild.cloneNode(true);
-    form.querySelector(`fieldset.hand-entry[data-seat="${CSS.escape(seat)}"]`)?.remove();
-    form.querySelector("[data-went-out]").textContent = name;
+    form.querySelector(`fieldset.hand-entry[data-seat="${CSS.escape(valueOf(item, "seat"))}"]`)?.remove();
+    form.querySelector("[data-went-out]").textContent = row.querySelector(".who strong").textContent.trim();
     players.replaceWith(form);
     document.getElementById("table").classList.add("scoring");
     htmx.process(form);
@@ -472,7 +401,12 @@ const shows = {
     return true;
   },
 };
-const show = (item) => Object.hasOwn(shows, item.shows || "") && shows[item.shows](item);
+function show(item) {
+  if (!Object.hasOwn(shows, item.shows || "")) return false;
+  const seat = valueOf(item, "seat");
+  const row = seat && document.querySelector(`#table form.player-row input[name=seat][value="${CSS.escape(seat)}"]`)?.form;
+  return (seat === undefined || Boolean(row)) && shows[item.shows](item, row);
+}
 
 // The undo bar names the last tap that waits, and its Undo takes it back (a new table's has
 // none until something was saved: one is added).
@@ -598,7 +532,7 @@ async function flush() {
       (Number(table.dataset.version) === item.version + 1 || response.headers.has("X-Tap-Saved"));
     if (saved) {
       // Hands it carried are saved: their draft is done with.
-      if (item.fields.some(([name]) => name.startsWith("points_"))) forgetDraft();
+      if (item.fields.some(([name]) => name.startsWith("points_"))) window.keptHere.write("draft", null);
       queueKeep(items);
       continue;
     }

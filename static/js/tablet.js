@@ -48,18 +48,12 @@ document.addEventListener("click", (event) => {
   event.target.closest("[data-note-dismiss]")?.closest(".table-note").remove();
 });
 
-// Hands typed on the score entry (or filled from a photo) are kept on this tablet as a draft, in
-// localStorage under "sk:draft:<table id>", until the round is saved or they are cleared: a
-// reload, a lost connection or the tablet sleeping loses none of them. A draft says which round
-// it is for (its number and its row's id): once that round is saved or taken back elsewhere, the
-// draft is dropped with a note, never put into another round. Drafts are only ever put back in
-// the boxes, never sent by themselves; one that cannot be read is set aside with a note.
+// What this tablet keeps for the table on the screen (the hands typed, the taps that wait) is kept
+// in localStorage under "sk:<what>:<table id>", stamped with the app, its format, the table and the
+// account it was made for. It is read back only when all four match and `whole` finds the rest
+// sound; anything else is dropped, with a note above the table in `words`' terms (another
+// account's unsaid where `words.otherUser` is empty), and never sent or put back.
 const APP = "scorekeeper";
-const FORMAT = 1;
-const SEAT = /^[0-9]{1,19}$/;
-const keyOf = (table) => `sk:draft:${table}`;
-const savedHere = new Set(); // rounds this tablet saved: their drafts go without a note
-let restoring = false;
 
 function screen() {
   const live = document.getElementById("live");
@@ -74,6 +68,65 @@ function screen() {
   };
 }
 window.tableScreen = screen; // live.js's queue reads the same
+
+// Why what is kept cannot be used, in the player's words, or null when it can.
+function keptProblem(raw, where, format, words, whole) {
+  let kept;
+  try {
+    kept = JSON.parse(raw);
+  } catch {
+    return words.notRead;
+  }
+  if (!kept || typeof kept !== "object" || kept.app !== APP) return words.notRead;
+  if (kept.format !== format) return words.otherVersion;
+  if (kept.table !== where.table) return words.otherTable;
+  if (kept.user !== where.user) return words.otherUser;
+  return whole(kept, where) ? null : words.notRead;
+}
+
+window.keptHere = {
+  read(what, format, words, whole) {
+    const where = screen();
+    if (!where) return null;
+    const key = `sk:${what}:${where.table}`;
+    let raw = null;
+    try {
+      raw = localStorage.getItem(key);
+    } catch {
+      return null; // no storage here (refused by the browser): nothing is kept
+    }
+    if (raw === null) return null;
+    const problem = keptProblem(raw, where, format, words, whole);
+    if (problem === null) return JSON.parse(raw);
+    localStorage.removeItem(key);
+    if (problem) window.tableNote(problem);
+    return null;
+  },
+  // Whether `kept` ({ format, ... }; none: what was kept goes) could be kept: a full or refused
+  // storage cannot.
+  write(what, kept) {
+    try {
+      const { table, user } = screen();
+      if (!kept) localStorage.removeItem(`sk:${what}:${table}`);
+      else localStorage.setItem(`sk:${what}:${table}`, JSON.stringify({ app: APP, table, user, ...kept }));
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};
+
+// Hands typed on the score entry (or filled from a photo) are kept on this tablet as a draft, in
+// localStorage under "sk:draft:<table id>", until the round is saved or they are cleared: a
+// reload, a lost connection or the tablet sleeping loses none of them. A draft says which round
+// it is for (its number and its row's id): once that round is saved or taken back elsewhere, the
+// draft is dropped with a note, never put into another round. Drafts are only ever put back in
+// the boxes, never sent by themselves; one that cannot be read is set aside with a note.
+const FORMAT = 1;
+const SEAT = /^[0-9]{1,19}$/;
+const savedHere = new Set(); // rounds this tablet saved: their drafts go without a note
+let restoring = false;
+
 const scoreForm = () => document.querySelector("#table form.score-entry");
 const entries = (form) => form.querySelectorAll("fieldset.hand-entry[data-seat]");
 
@@ -95,50 +148,32 @@ function save() {
   const where = screen();
   if (restoring || !form || !where || !where.round) return;
   const hands = handsIn(form);
-  try {
-    if (!Object.keys(hands).length) {
-      localStorage.removeItem(keyOf(where.table));
-      return;
-    }
-    // The screen it was typed on (table, user, contract, round, version) with the hands.
-    const draft = { app: APP, format: FORMAT, ...where, savedAt: Date.now(), hands };
-    localStorage.setItem(keyOf(where.table), JSON.stringify(draft));
-  } catch {
-    // Storage full or refused: typing works as before, only without a draft.
-  }
+  // The screen it was typed on (table, user, contract, round, version) with the hands; storage
+  // full or refused, typing works as before, only without a draft.
+  const draft = Object.keys(hands).length ? { format: FORMAT, ...where, savedAt: Date.now(), hands } : null;
+  window.keptHere.write("draft", draft);
 }
 
-// The draft, or the reason it cannot be used.
-function read(raw, where) {
-  const NOT_READ = translated("Hands kept on this tablet for this table could not be read, so they were not restored.");
-  let draft;
-  try {
-    draft = JSON.parse(raw);
-  } catch {
-    return { problem: NOT_READ };
-  }
-  if (!draft || typeof draft !== "object" || draft.app !== APP) return { problem: NOT_READ };
-  if (draft.format !== FORMAT) {
-    return { problem: translated("Hands kept on this tablet by another version of the app were not restored.") };
-  }
-  if (draft.table !== where.table) {
-    return { problem: translated("Hands kept on this tablet for another table were not restored.") };
-  }
-  const whole =
-    [draft.user, draft.contract, draft.round].every(Number.isInteger) &&
-    Number.isFinite(draft.savedAt) &&
-    draft.hands && typeof draft.hands === "object" && !Array.isArray(draft.hands) &&
-    Object.entries(draft.hands).every(
-      ([seat, hand]) =>
-        SEAT.test(seat) && hand && typeof hand === "object" &&
-        typeof hand.cards === "string" && hand.cards.length <= 200 &&
-        typeof hand.points === "string" && /^[0-9]{0,5}$/.test(hand.points) &&
-        typeof hand.unsure === "string" && /^[0-9,]{0,400}$/.test(hand.unsure) &&
-        // The count said (kept since the count check came; drafts before it have none).
-        (hand.held === undefined || (typeof hand.held === "string" && /^[0-9]{0,2}$/.test(hand.held))),
-    );
-  return whole ? { draft } : { problem: NOT_READ };
-}
+const DRAFT_WORDS = {
+  notRead: translated("Hands kept on this tablet for this table could not be read, so they were not restored."),
+  otherVersion: translated("Hands kept on this tablet by another version of the app were not restored."),
+  otherTable: translated("Hands kept on this tablet for another table were not restored."),
+  otherUser: "", // another member's, on a shared tablet
+};
+const draftWhole = (draft) =>
+  [draft.user, draft.contract, draft.round].every(Number.isInteger) &&
+  Number.isFinite(draft.savedAt) &&
+  draft.hands && typeof draft.hands === "object" && !Array.isArray(draft.hands) &&
+  Object.entries(draft.hands).every(
+    ([seat, hand]) =>
+      SEAT.test(seat) && hand && typeof hand === "object" &&
+      typeof hand.cards === "string" && hand.cards.length <= 200 &&
+      typeof hand.points === "string" && /^[0-9]{0,5}$/.test(hand.points) &&
+      typeof hand.unsure === "string" && /^[0-9,]{0,400}$/.test(hand.unsure) &&
+      // The count said (kept since the count check came; drafts before it have none).
+      (hand.held === undefined || (typeof hand.held === "string" && /^[0-9]{0,2}$/.test(hand.held))),
+  );
+const draftHere = () => window.keptHere.read("draft", FORMAT, DRAFT_WORDS, draftWhole);
 
 function restore(form, draft) {
   restoring = true;
@@ -187,22 +222,10 @@ function restoredNote(form, draft) {
 // score entry if the boxes are empty, or is dropped if its round is over.
 function check() {
   const where = screen();
-  if (!where) return;
-  const key = keyOf(where.table);
-  const raw = localStorage.getItem(key);
-  if (raw === null) return;
-  const { draft, problem } = read(raw, where);
-  if (problem) {
-    localStorage.removeItem(key);
-    window.tableNote(problem);
-    return;
-  }
-  if (draft.user !== where.user) {
-    localStorage.removeItem(key); // another member's, on a shared tablet
-    return;
-  }
+  const draft = draftHere();
+  if (!draft) return;
   if (draft.round !== where.round) {
-    localStorage.removeItem(key);
+    window.keptHere.write("draft", null);
     if (savedHere.has(draft.round)) return;
     const why =
       where.contract === null || where.contract > draft.contract
@@ -224,11 +247,10 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const elt = event.detail.requestConfig?.elt || event.detail.elt;
   const where = screen();
   if (!elt?.matches?.("form.score-entry") || event.detail.xhr?.status !== 200 || !where) return;
-  const raw = localStorage.getItem(keyOf(where.table));
-  const draft = raw && read(raw, where).draft;
+  const draft = draftHere();
   if (draft && draft.round !== where.round) {
     savedHere.add(draft.round);
-    localStorage.removeItem(keyOf(where.table));
+    window.keptHere.write("draft", null);
   }
 });
 
