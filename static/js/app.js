@@ -1,5 +1,6 @@
 // The page: marked as scripted, the scripts' words, a message of the last page dropped once it is
-// old news, the first-dealer menu, the service worker asked to keep the page, the sheet sent.
+// old news, the first-dealer menu, the service worker asked to keep the page, the sheet sent and
+// the TV link copied.
 
 // Marks the page as scripted, so CSS can trade the plain file box for a Photo button.
 document.documentElement.classList.add("js");
@@ -17,13 +18,19 @@ window.translatedCount = (count, singular, plural, values = {}) => {
   return filled(text, { count, ...values });
 };
 
+// An element a script adds, with its class and what it holds (words, other elements).
+window.pageElement = (tag, className, ...content) => {
+  const element = document.createElement(tag);
+  element.className = className;
+  element.append(...content);
+  return element;
+};
+
 // A small button a script adds beside its words (Undo, Dismiss, Clear); `data-<name>` says what it does.
 window.pageButton = (text, name) => {
-  const button = document.createElement("button");
+  const button = pageElement("button", "secondary outline", text);
   button.type = "button";
-  button.className = "secondary outline";
   button.dataset[name] = "";
-  button.textContent = text;
   return button;
 };
 
@@ -79,6 +86,7 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
 // The sheet to send (share.html): through the tablet's share sheet, the picture where it can
 // share files, else the text; with no share sheet the link downloads the picture by itself. The
 // picture is fetched when the link shows, so that the share sheet opens within the tap.
+
 // The picture as a File, promised, by address and text: a poll that swaps the page in anew
 // fetches it again only once the sheet changed (its text says so).
 const pictures = new Map();
@@ -96,12 +104,27 @@ function picture(link) {
   return pictures.get(key);
 }
 
+// The Share and Copy buttons show where the browser can (without, the link downloads the
+// picture, and the text or the TV link's address can be selected and copied by hand).
 function prepare() {
+  if (navigator.clipboard) document.querySelectorAll("[data-copy]").forEach((button) => (button.hidden = false));
   if (!navigator.share) return;
   document.querySelectorAll("a[data-share]").forEach(picture);
   document.querySelectorAll("button[data-share-text]").forEach((button) => (button.hidden = false));
 }
 htmx.onLoad(prepare); // the page, and what each swap brings
+
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-copy]");
+  if (!button) return;
+  const input = document.getElementById(button.dataset.copy);
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = translated("Copied");
+  } catch {
+    input.select(); // no clipboard permission: selected, ready to copy by hand
+  }
+});
 
 // The text to send stays open when a poll swaps the night in anew.
 let open = [];

@@ -82,8 +82,7 @@ function clear(box) {
 function chipsOf(box) {
   let chips = box.closest("label, .field")?.nextElementSibling;
   if (!chips || !chips.classList.contains("card-chips")) {
-    chips = document.createElement("div");
-    chips.className = "card-chips";
+    chips = pageElement("div", "card-chips");
     chips.dataset.for = box.id;
     chips.setAttribute("role", "group");
     chips.setAttribute("aria-label", translated("Cards entered: tap one to take it out"));
@@ -99,9 +98,8 @@ function render(box) {
   chips.replaceChildren();
   tokens(box).forEach((token, index) => {
     if (index === at) chips.append(caret());
-    const chip = document.createElement("button");
+    const chip = pageElement("button", "chip");
     chip.type = "button";
-    chip.className = "chip";
     const suit = token.match(/[SHDC]$/i);
     if (suit && token.length > 1) chip.classList.add(`suit-${suit[0].toUpperCase()}`);
     if (flagged.has(index)) chip.classList.add("unsure");
@@ -114,8 +112,7 @@ function render(box) {
 }
 
 function caret() {
-  const mark = document.createElement("span");
-  mark.className = "chip-caret";
+  const mark = pageElement("span", "chip-caret");
   mark.title = translated("The next card goes here");
   return mark;
 }

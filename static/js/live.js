@@ -1,5 +1,6 @@
 // Following a table live: polling with ETags, the connection banner (base.html's #connection),
-// taps made offline or answered with an error, the screen kept awake, and copying the TV link.
+// taps made offline or answered with an error, and the screen kept awake.
+
 // Polls are the elements marked data-poll (hx-get every second); taps are every other request.
 const isPoll = (elt) => elt.hasAttribute("data-poll");
 // Who sent a request: a tap's button is often swapped away before its answer's events, which
@@ -343,12 +344,8 @@ const shows = {
   },
   down(item, row) {
     row.classList.add("down");
-    if (!row.querySelector(".who .badge.ok")) {
-      const badge = document.createElement("span");
-      badge.className = "badge ok queued";
-      badge.textContent = translated("Down");
-      row.querySelector(".who").append(badge);
-    }
+    const who = row.querySelector(".who");
+    if (!who.querySelector(".badge.ok")) who.append(pageElement("span", "badge ok queued", translated("Down")));
     row.querySelector(`button[hx-post="${CSS.escape(item.url)}"]`)?.setAttribute("disabled", "");
     row.querySelector("button[name=rummy]")?.remove();
     return true;
@@ -357,13 +354,8 @@ const shows = {
     const tally = row.querySelector(".tally");
     // No discarder: the seat protected its own discard; else it claimed another's.
     const kind = valueOf(item, "discarder") ? "claim" : "protect";
-    let badge = tally.querySelector(`.badge.${kind}s`);
-    const count = (badge ? parseInt(badge.textContent, 10) || 0 : 0) + 1;
-    if (!badge) {
-      badge = document.createElement("span");
-      badge.className = `badge ${kind}s`;
-      tally.append(badge);
-    }
+    const badge = tally.querySelector(`.badge.${kind}s`) || tally.appendChild(pageElement("span", `badge ${kind}s`));
+    const count = (parseInt(badge.textContent, 10) || 0) + 1;
     badge.classList.add("queued");
     badge.textContent =
       kind === "claim"
@@ -394,10 +386,8 @@ const shows = {
       if (form.elements[name]) form.elements[name].value = value;
     }
     form.querySelectorAll("input, button").forEach((control) => (control.disabled = true));
-    const waits = document.createElement("p");
-    waits.className = "queued-note";
-    waits.textContent = translated("These hands wait to be sent: the next contract shows once the connection is back.");
-    form.querySelector("button.save").after(waits);
+    const waits = translated("These hands wait to be sent: the next contract shows once the connection is back.");
+    form.querySelector("button.save").after(pageElement("p", "queued-note", waits));
     return true;
   },
 };
@@ -472,8 +462,6 @@ async function tableLoaded() {
   else say(waitingFor(items.length));
 }
 
-const csrfToken = () => JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
-
 // Each tap that waits, sent in order once the connection is back; the screen then shows the
 // server's answer to the last. Buttons wait meanwhile.
 async function flush() {
@@ -503,7 +491,7 @@ async function flush() {
           "HX-Target": "table",
           "HX-Current-URL": location.href,
           "X-Tap-Id": item.id,
-          "X-CSRFToken": csrfToken(),
+          "X-CSRFToken": JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"],
         },
         body: new URLSearchParams([["version", String(item.version)], ...item.fields]),
       });
@@ -540,8 +528,7 @@ async function flush() {
     // was made on a table that never was. The answer says why; the rest is not sent.
     outcome = table ? "refused" : "failed";
     failedStatus = response.status;
-    dropped = items;
-    items = [];
+    dropped = items.splice(0);
     queueKeep(items);
   }
   flushing = false;
@@ -579,21 +566,3 @@ async function flush() {
     retryTimer = setTimeout(flush, 3e3);
   }
 }
-
-// The TV link's Copy button: only with JavaScript (without, the address can be selected).
-function showCopyButtons() {
-  if (!navigator.clipboard) return;
-  document.querySelectorAll("[data-copy]").forEach((button) => (button.hidden = false));
-}
-htmx.onLoad(showCopyButtons);
-document.addEventListener("click", async (event) => {
-  const button = event.target.closest("[data-copy]");
-  if (!button) return;
-  const input = document.getElementById(button.dataset.copy);
-  try {
-    await navigator.clipboard.writeText(input.value);
-    button.textContent = translated("Copied");
-  } catch {
-    input.select(); // no clipboard permission: selected, ready to copy by hand
-  }
-});

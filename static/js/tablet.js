@@ -39,10 +39,7 @@ if (shownFor) {
 window.tableNote = (message) => {
   const notes = document.getElementById("table-notes");
   if (!notes) return;
-  const line = document.createElement("p");
-  line.className = "table-note";
-  line.append(`${message} `, pageButton(translated("Dismiss"), "noteDismiss"));
-  notes.append(line);
+  notes.append(pageElement("p", "table-note", `${message} `, pageButton(translated("Dismiss"), "noteDismiss")));
 };
 document.addEventListener("click", (event) => {
   event.target.closest("[data-note-dismiss]")?.closest(".table-note").remove();
@@ -196,10 +193,9 @@ function restore(form, draft) {
   return filled;
 }
 
-const two = (number) => String(number).padStart(2, "0");
 function when(time) {
   const date = new Date(time);
-  const clock = `${two(date.getHours())}:${two(date.getMinutes())}`;
+  const clock = date.toTimeString().slice(0, 5); // "21:05", the tablet's own time
   if (date.toDateString() === new Date().toDateString()) return translated("at {clock}", { clock });
   const day = date.toLocaleDateString(document.documentElement.lang || undefined, { day: "numeric", month: "long" });
   return translated("on {day} at {clock}", { day, clock });
@@ -207,11 +203,9 @@ function when(time) {
 
 function restoredNote(form, draft) {
   form.querySelector(".draft-note")?.remove();
-  const note = document.createElement("p");
-  note.className = "draft-note";
+  const restored = translated("Restored the hands you typed {when} — ", { when: when(draft.savedAt) });
+  const note = pageElement("p", "draft-note", restored, pageButton(translated("Clear"), "draftClear"));
   note.setAttribute("role", "status");
-  const clear = pageButton(translated("Clear"), "draftClear");
-  note.append(translated("Restored the hands you typed {when} — ", { when: when(draft.savedAt) }), clear);
   // In the hint's place: five players' hands and the save button still fit one tablet.
   const hint = form.querySelector(".hint");
   if (hint) hint.hidden = true;
@@ -267,8 +261,7 @@ document.addEventListener("click", (event) => {
   for (const fieldset of entries(form)) {
     const box = fieldset.querySelector(".cards-input");
     window.cardChips.clear(box);
-    fieldset.querySelector(".points-input").value = "";
-    box.dispatchEvent(new Event("input", { bubbles: true }));
+    window.cardChips.changed(box); // the points typed go too
   }
   clear.closest(".draft-note").remove();
   form.querySelector(".hint")?.removeAttribute("hidden");
