@@ -54,24 +54,20 @@ function fill(box, cards, flagged) {
   changed(box);
 }
 
-function removeAt(box, at) {
+// The card at `at` taken out; the next card goes in its place if `cursor` says so.
+function removeAt(box, at, cursor = true) {
   const list = tokens(box);
   list.splice(at, 1);
-  cursors.set(box, at);
+  if (cursor) cursors.set(box, at);
   const flagged = unsure(box).filter((index) => index !== at);
   write(box, list, flagged.map((index) => (index > at ? index - 1 : index)));
 }
 
+// The card before the cursor, or the last one, taken out.
 function erase(box) {
-  const list = tokens(box);
   const hadCursor = cursors.has(box);
-  const at = hadCursor ? cursors.get(box) - 1 : list.length - 1;
-  if (at < 0) return;
-  removeAt(box, at);
-  if (!hadCursor) {
-    cursors.delete(box);
-    render(box);
-  }
+  const at = (hadCursor ? cursors.get(box) : tokens(box).length) - 1;
+  if (at >= 0) removeAt(box, at, hadCursor);
 }
 
 function clear(box) {

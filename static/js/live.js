@@ -193,16 +193,13 @@ document.addEventListener("htmx:responseError", (event) => {
 async function keepAwake() {
   const root = document.documentElement;
   if (!document.querySelector("[data-wake]") || document.visibilityState !== "visible") return;
-  if (!("wakeLock" in navigator)) {
-    root.dataset.awake = "unsupported";
-    return;
-  }
   try {
     const lock = await navigator.wakeLock.request("screen");
     root.dataset.awake = "yes";
     lock.addEventListener("release", () => (root.dataset.awake = "no"));
   } catch {
-    root.dataset.awake = "refused"; // battery saver, or no permission: the table still works
+    // No Wake Lock API, or refused (battery saver, no permission): the table still works.
+    root.dataset.awake = "wakeLock" in navigator ? "refused" : "unsupported";
   }
 }
 // The browser releases the lock when the page is hidden; ask again when it is back. A tablet
@@ -216,9 +213,9 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 
 // ---- The queue of taps made with no connection ----
-// One a table, in localStorage under "sk:queue:<table id>": { app, format, table, user, items },
-// each item { id, kind, url, version, label, state, fields, shows } in the order the taps were
-// made. What a tap is called and how it shows are its element's data-label and data-shows,
+// One a table, kept by tablet.js's keptHere under "sk:queue:<table id>": { app, format, table,
+// user, items }, each item { id, kind, url, version, label, state, fields, shows } in the order
+// the taps were made. What a tap is called and how it shows are its element's data-label and data-shows,
 // from the action's declaration on the server (scorekeeper/actions.py); its kind is its URL's
 // last word. No action is known here by name.
 // Each carries the version of the screen it was made on, as the forms do: the version shown
@@ -280,10 +277,9 @@ const queueHere = () => window.keptHere.read("queue", QUEUE_FORMAT, QUEUE_WORDS,
 // Whether the taps that wait could be kept (a full or refused storage cannot).
 const queueKeep = (items) => window.keptHere.write("queue", items.length ? { format: QUEUE_FORMAT, items } : null);
 
-function tapId() {
-  if (crypto.randomUUID) return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
+// crypto.randomUUID is only there in a secure context (not on plain HTTP on the LAN).
+const tapId = () =>
+  crypto.randomUUID?.() ?? Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 
 const valueOf = (item, name) => (item.fields.find(([field]) => field === name) || [])[1];
 
@@ -413,9 +409,7 @@ function showLast(item) {
 // The taps that wait, shown on the table the server sent; if they were made on another
 // version of it, or one cannot be shown, the buttons wait until they are sent.
 function showAll(items) {
-  const shownFine = items.length === 0 || items[0].version === shownVersion();
-  const fine = shownFine && items.every(show);
-  queueHeld = !fine && items.length > 0;
+  queueHeld = items.length > 0 && !(items[0].version === shownVersion() && items.every(show));
   holdButtons(queueHeld);
   if (items.length) showLast(items.at(-1));
   document.dispatchEvent(new CustomEvent("scorekeeper:shown"));

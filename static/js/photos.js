@@ -30,9 +30,7 @@ document.addEventListener("input", (event) => {
   const box = event.target;
   if (!box.id || !box.matches?.("[data-chips]")) return;
   const left = {};
-  box.value.split(/[\s,]+/).filter(Boolean).forEach((card) => {
-    left[card.toUpperCase()] = (left[card.toUpperCase()] || 0) + 1;
-  });
+  for (const card of box.value.toUpperCase().split(/[\s,]+/).filter(Boolean)) left[card] = (left[card] || 0) + 1;
   document.querySelectorAll(`.photo-result[data-fill="${box.id}"] .card-sources li[data-card]`)
     .forEach((source) => {
       const card = source.dataset.card;
