@@ -94,13 +94,12 @@ function render(box) {
   chips.replaceChildren();
   tokens(box).forEach((token, index) => {
     if (index === at) chips.append(caret());
-    const chip = pageElement("button", "chip");
+    const chip = pageElement("button", "chip", flagged.has(index) ? `${token}?` : token);
     chip.type = "button";
     const suit = token.match(/[SHDC]$/i);
     if (suit && token.length > 1) chip.classList.add(`suit-${suit[0].toUpperCase()}`);
     if (flagged.has(index)) chip.classList.add("unsure");
     chip.dataset.index = index;
-    chip.textContent = flagged.has(index) ? `${token}?` : token;
     chip.setAttribute("aria-label", translated(flagged.has(index) ? "Take out {card}, read unsure" : "Take out {card}", { card: token }));
     chips.append(chip);
   });
@@ -198,10 +197,8 @@ function show(held) {
   const said = remembered(held);
   const kept = said && held.querySelector(`input[type=radio][value="${CSS.escape(said)}"]`);
   if (kept) kept.checked = true;
-  if (!held.querySelector("input[type=radio]:checked")) {
-    const usually = held.querySelector(`input[type=radio][value="${held.dataset.usually}"]`);
-    if (usually) usually.checked = true;
-  }
+  const usually = held.querySelector(`input[type=radio][value="${held.dataset.usually}"]`);
+  if (usually && !held.querySelector("input[type=radio]:checked")) usually.checked = true;
   // The number chosen in sight, in a row that scrolls sideways on a phone.
   const row = held.querySelector(".held-row");
   const choice = held.querySelector(".held-choice input:checked")?.closest(".held-choice");
@@ -213,9 +210,7 @@ function show(held) {
 function hide(held) {
   if (!held) return;
   held.hidden = true;
-  held.querySelectorAll("input[type=radio]").forEach((radio) => {
-    radio.checked = false;
-  });
+  held.querySelectorAll("input[type=radio]").forEach((radio) => (radio.checked = false));
 }
 
 document.addEventListener("change", (event) => {
