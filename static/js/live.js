@@ -215,9 +215,9 @@ document.addEventListener("DOMContentLoaded", () => {
 // ---- The queue of taps made with no connection ----
 // One a table, kept by tablet.js's keptHere under "sk:queue:<table id>": { app, format, table,
 // user, items }, each item { id, kind, url, version, label, state, fields, shows } in the order
-// the taps were made. What a tap is called and how it shows are its element's data-label and data-shows,
-// from the action's declaration on the server (scorekeeper/actions.py); its kind is its URL's
-// last word. No action is known here by name.
+// the taps were made. What a tap is called and how it shows are its element's data-label and
+// data-shows, from the action's declaration on the server (scorekeeper/actions.py); its kind is
+// its URL's last word. No action is known here by name.
 // Each carries the version of the screen it was made on, as the forms do: the version shown
 // for the first, one more for each after it, as each tap saved moves it on by one. So the
 // server refuses one made on a table somebody else changed meanwhile (409, naming what
