@@ -289,7 +289,9 @@ function takeBack() {
   if (flushing || !items.length) return;
   const last = items.pop();
   queueKeep(items);
-  redraw(items);
+  // The table as the server sent it again, and the taps that still wait on it.
+  if (pristine) htmx.swap(document.getElementById("table"), pristine, { swapStyle: "outerHTML" });
+  showAll(items);
   say(translated("Taken back before it was sent: {label}.", { label: last.label }), "", 6e3);
   if (items.length) setTimeout(() => !flushing && say(waitingFor(items.length)), 6e3);
 }
@@ -413,12 +415,6 @@ function showAll(items) {
   holdButtons(queueHeld);
   if (items.length) showLast(items.at(-1));
   document.dispatchEvent(new CustomEvent("scorekeeper:shown"));
-}
-
-// The table as the server sent it again, and the taps that still wait on it.
-function redraw(items) {
-  if (pristine) htmx.swap(document.getElementById("table"), pristine, { swapStyle: "outerHTML" });
-  showAll(items);
 }
 
 // The server's table, kept: to draw again under the taps that wait, and for the service worker

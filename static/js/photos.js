@@ -9,8 +9,7 @@ document.addEventListener("click", (event) => {
   if (!trigger) return;
   const input = document.getElementById(trigger.dataset.photoFor);
   if (!input) return;
-  if (trigger.hasAttribute("data-second")) input.dataset.second = "";
-  else delete input.dataset.second;
+  input.toggleAttribute("data-second", trigger.hasAttribute("data-second"));
   // The picker opens on no file chosen: the same photo chosen again is a change, read again.
   input.value = "";
   input.click();

@@ -26,12 +26,12 @@ if (shownFor) {
     location.replace(`/accounts/login/?next=${encodeURIComponent(location.pathname)}`);
   }
 
-  function check() {
+  function checkSession() {
     if (!left && now() !== shownFor) leave();
   }
-  check();
-  setInterval(check, 2_000);
-  document.addEventListener("visibilitychange", check);
+  checkSession();
+  setInterval(checkSession, 2_000);
+  document.addEventListener("visibilitychange", checkSession);
 }
 
 // Notes above a round screen (game.html's #table-notes, a polite live region) about what this
