@@ -9,8 +9,7 @@ document.addEventListener("click", (event) => {
   if (!trigger) return;
   const input = document.getElementById(trigger.dataset.photoFor);
   if (!input) return;
-  if (trigger.hasAttribute("data-second")) input.dataset.second = "";
-  else delete input.dataset.second;
+  input.toggleAttribute("data-second", trigger.hasAttribute("data-second"));
   // The picker opens on no file chosen: the same photo chosen again is a change, read again.
   input.value = "";
   input.click();
@@ -30,9 +29,7 @@ document.addEventListener("input", (event) => {
   const box = event.target;
   if (!box.id || !box.matches?.("[data-chips]")) return;
   const left = {};
-  box.value.split(/[\s,]+/).filter(Boolean).forEach((card) => {
-    left[card.toUpperCase()] = (left[card.toUpperCase()] || 0) + 1;
-  });
+  for (const card of box.value.toUpperCase().split(/[\s,]+/).filter(Boolean)) left[card] = (left[card] || 0) + 1;
   document.querySelectorAll(`.photo-result[data-fill="${box.id}"] .card-sources li[data-card]`)
     .forEach((source) => {
       const card = source.dataset.card;
@@ -85,78 +82,74 @@ document.addEventListener("click", (event) => {
 // no other label (and, if it can, no other box), at a size legible on the screen it is shown on;
 // a label with no room left is hidden, and a tap on its box shows it. Placed again when the
 // photo's size on the screen changes.
-(function () {
-  "use strict";
+const SCREEN_PX = 13; // the labels' height on the screen, in CSS pixels
 
-  const SCREEN_PX = 13; // the labels' height on the screen, in CSS pixels
+function overlaps(one, other) {
+  return one.x < other.x + other.width && other.x < one.x + one.width &&
+    one.y < other.y + other.height && other.y < one.y + one.height;
+}
 
-  function overlaps(one, other) {
-    return one.x < other.x + other.width && other.x < one.x + one.width &&
-      one.y < other.y + other.height && other.y < one.y + one.height;
-  }
-
-  function place(svg) {
-    const view = svg.viewBox.baseVal;
-    // Screen pixels per pixel of the photo, as drawn (fitted inside the svg's box).
-    const scale = svg.getScreenCTM()?.a;
-    if (!view || !view.width || !scale) return;
-    const size = SCREEN_PX / scale;
-    const pad = size * 0.2;
-    const groups = [...svg.querySelectorAll("g.mark, g.candidate")];
-    const boxes = groups.map((group) => group.querySelector("rect").getBBox());
-    const placed = [];
-    groups.forEach((group, index) => {
-      const text = group.querySelector("text");
-      group.classList.remove("label-hidden", "label-shown");
-      text.setAttribute("font-size", size.toFixed(1));
-      const width = text.getComputedTextLength() + pad;
-      const height = size * 1.05;
-      const box = boxes[index];
-      // Where the label's top-left corner may go, nearest its box first.
-      const spots = [
-        [box.x, box.y - height - pad / 2],
-        [box.x, box.y + box.height + pad / 2],
-        [box.x + box.width - width, box.y - height - pad / 2],
-        [box.x + box.width - width, box.y + box.height + pad / 2],
-        [box.x - width - pad / 2, box.y],
-        [box.x + box.width + pad / 2, box.y],
-        [box.x - width - pad / 2, box.y + box.height - height],
-        [box.x + box.width + pad / 2, box.y + box.height - height],
-        [box.x + pad / 2, box.y + pad / 2],
-      ].map(([x, y]) => ({ x, y, width, height }))
-        .filter((spot) => spot.x >= 0 && spot.y >= 0 && spot.x + spot.width <= view.width && spot.y + spot.height <= view.height);
-      const free = (spot) => !placed.some((other) => overlaps(spot, other));
-      const clear = (spot) => !boxes.some((other, at) => at !== index && overlaps(spot, other));
-      const spot = spots.find((one) => free(one) && clear(one)) || spots.find(free);
-      if (spot) {
-        placed.push(spot);
-        text.setAttribute("x", (spot.x + pad / 2).toFixed(1));
-        text.setAttribute("y", (spot.y + size * 0.85).toFixed(1));
-      } else {
-        group.classList.add("label-hidden");
-        text.setAttribute("x", box.x.toFixed(1));
-        text.setAttribute("y", Math.max(box.y - pad, size).toFixed(1));
-      }
-    });
-    svg.dataset.placed = "";  // the labels are where they will stay (tests wait for it)
-  }
-
-  function placeAll() {
-    document.querySelectorAll("figure.photo svg").forEach(place);
-  }
-
-  // A tap on a box whose label had no room shows it (and hides it again).
-  document.addEventListener("click", (event) => {
-    const group = event.target.closest?.("figure.photo g.label-hidden, figure.photo g.label-shown");
-    if (!group || group.matches("[data-add-card]")) return;
-    group.classList.toggle("label-hidden");
-    group.classList.toggle("label-shown");
+function place(svg) {
+  const view = svg.viewBox.baseVal;
+  // Screen pixels per pixel of the photo, as drawn (fitted inside the svg's box).
+  const scale = svg.getScreenCTM()?.a;
+  if (!view || !view.width || !scale) return;
+  const size = SCREEN_PX / scale;
+  const pad = size * 0.2;
+  const groups = [...svg.querySelectorAll("g.mark, g.candidate")];
+  const boxes = groups.map((group) => group.querySelector("rect").getBBox());
+  const placed = [];
+  groups.forEach((group, index) => {
+    const text = group.querySelector("text");
+    group.classList.remove("label-hidden", "label-shown");
+    text.setAttribute("font-size", size.toFixed(1));
+    const width = text.getComputedTextLength() + pad;
+    const height = size * 1.05;
+    const box = boxes[index];
+    // Where the label's top-left corner may go, nearest its box first.
+    const spots = [
+      [box.x, box.y - height - pad / 2],
+      [box.x, box.y + box.height + pad / 2],
+      [box.x + box.width - width, box.y - height - pad / 2],
+      [box.x + box.width - width, box.y + box.height + pad / 2],
+      [box.x - width - pad / 2, box.y],
+      [box.x + box.width + pad / 2, box.y],
+      [box.x - width - pad / 2, box.y + box.height - height],
+      [box.x + box.width + pad / 2, box.y + box.height - height],
+      [box.x + pad / 2, box.y + pad / 2],
+    ].map(([x, y]) => ({ x, y, width, height }))
+      .filter((spot) => spot.x >= 0 && spot.y >= 0 && spot.x + spot.width <= view.width && spot.y + spot.height <= view.height);
+    const free = (spot) => !placed.some((other) => overlaps(spot, other));
+    const clear = (spot) => !boxes.some((other, at) => at !== index && overlaps(spot, other));
+    const spot = spots.find((one) => free(one) && clear(one)) || spots.find(free);
+    if (spot) {
+      placed.push(spot);
+      text.setAttribute("x", (spot.x + pad / 2).toFixed(1));
+      text.setAttribute("y", (spot.y + size * 0.85).toFixed(1));
+    } else {
+      group.classList.add("label-hidden");
+      text.setAttribute("x", box.x.toFixed(1));
+      text.setAttribute("y", Math.max(box.y - pad, size).toFixed(1));
+    }
   });
+  svg.dataset.placed = "";  // the labels are where they will stay (tests wait for it)
+}
 
-  let waiting = null;
-  window.addEventListener("resize", () => {
-    clearTimeout(waiting);
-    waiting = setTimeout(placeAll, 150);
-  });
-  htmx.onLoad(placeAll);
-})();
+function placeAll() {
+  document.querySelectorAll("figure.photo svg").forEach(place);
+}
+
+// A tap on a box whose label had no room shows it (and hides it again).
+document.addEventListener("click", (event) => {
+  const group = event.target.closest?.("figure.photo g.label-hidden, figure.photo g.label-shown");
+  if (!group || group.matches("[data-add-card]")) return;
+  group.classList.toggle("label-hidden");
+  group.classList.toggle("label-shown");
+});
+
+let waiting = null;
+window.addEventListener("resize", () => {
+  clearTimeout(waiting);
+  waiting = setTimeout(placeAll, 150);
+});
+htmx.onLoad(placeAll);

@@ -85,14 +85,6 @@ function keep(key, response) {
 // (scorekeeper/views/offline.py) writes them on the line below, which holds them in English.
 const WORDS = {"lang": "en", "noConnection": "No connection", "notKept": "This page was not kept on this device. The round screen of a table opened here before loads without a connection.", "signedOut": "Signed out", "signedOutText": "The member who opened this table here is signed out (logged out, or idle for longer than the club allows), so this tablet no longer shows it. Log in again once the connection is back.", "tryAgain": "Try again"};
 
-function offlinePage() {
-  return plainPage(WORDS.noConnection, WORDS.notKept);
-}
-
-function signedOutPage() {
-  return plainPage(WORDS.signedOut, WORDS.signedOutText);
-}
-
 function plainPage(title, text) {
   const body =
     `<!doctype html><html lang=${WORDS.lang}><meta charset=utf-8>` +
@@ -107,6 +99,7 @@ function plainPage(title, text) {
     },
   });
 }
+const offlinePage = () => plainPage(WORDS.noConnection, WORDS.notKept);
 
 // Logging in or out: once the server has it (with no connection it does not happen, and the
 // pages kept are still this member's).
@@ -156,21 +149,18 @@ async function keptPage(key) {
     refused ||= Boolean(copy);
   }
   if (now !== null) await forgetPages(now || null);
-  return refused ? signedOutPage() : offlinePage();
+  return refused ? plainPage(WORDS.signedOut, WORDS.signedOutText) : offlinePage();
 }
 
 async function shellFile(request, url) {
   const cache = await caches.open(SHELL);
-  if (HASHED.test(url.pathname)) {
-    const kept = await cache.match(request, { ignoreVary: true });
-    if (kept) return kept;
-  }
+  const kept = await cache.match(request, { ignoreVary: true });
+  if (kept && HASHED.test(url.pathname)) return kept;
   try {
     const response = await fetch(request);
     if (response.ok) await cache.put(request, response.clone());
     return response;
   } catch (error) {
-    const kept = await cache.match(request, { ignoreVary: true });
     if (kept) return kept;
     throw error;
   }
@@ -198,14 +188,19 @@ self.addEventListener("fetch", (event) => {
 // its shell and, on a round screen, itself to be kept; it is told once they are.
 async function keepAsked({ shell, page, session }) {
   const cache = await caches.open(SHELL);
-  for (const address of Array.isArray(shell) ? shell : []) {
+  const addresses = Array.isArray(shell) ? [...shell] : [];
+  for (const address of addresses) {
     const url = new URL(address, self.location.origin);
     if (url.origin !== self.location.origin || !url.pathname.startsWith(STATIC)) continue;
     if (await cache.match(url.href, { ignoreVary: true })) continue;
     try {
       const response = await fetch(url.href);
       if (!response.ok) continue;
-      if (url.pathname.endsWith(".webmanifest")) await keepIcons(await response.clone().json(), url);
+      if (url.pathname.endsWith(".webmanifest")) {
+        // The web app manifest's icons (the home screen's) are part of the shell too.
+        const icons = (await response.clone().json()).icons;
+        for (const icon of Array.isArray(icons) ? icons : []) addresses.push(new URL(String(icon.src), url).href);
+      }
       await cache.put(url.href, response);
     } catch {
       // Offline already, or the file is gone: the next page load tries again.
@@ -224,20 +219,6 @@ async function keepAsked({ shell, page, session }) {
     if (response.ok && !response.redirected) await keep(key, response);
   } catch {
     // Offline already: nothing to keep.
-  }
-}
-
-// The web app manifest's icons (the home screen's) are part of the shell too.
-async function keepIcons(manifest, manifestUrl) {
-  const cache = await caches.open(SHELL);
-  for (const icon of Array.isArray(manifest.icons) ? manifest.icons : []) {
-    const url = new URL(String(icon.src), manifestUrl);
-    if (url.origin !== self.location.origin || !url.pathname.startsWith(STATIC)) continue;
-    try {
-      await cache.add(url.href);
-    } catch {
-      // The next page load tries again.
-    }
   }
 }
 
