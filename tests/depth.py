@@ -9,6 +9,7 @@ if DEPTH not in ("dev", "ci"):
     raise ValueError(f"TEST_DEPTH is dev or ci, not {DEPTH!r}")
 
 
-def examples(dev: int, ci: int) -> int:
-    """The number of examples (or of anything counted) at this depth."""
+def examples[T](dev: T, ci: T) -> T:
+    """The number of examples at this depth, or of anything counted (a state machine's examples,
+    steps and parts, as a tuple)."""
     return ci if DEPTH == "ci" else dev
