@@ -151,7 +151,7 @@ class PhotoAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "game", "round", "width", "height", "size"]
     list_filter = ["game__club"]
     search_fields = ["game__club__name"]
-    list_select_related = ["game", "round"]
+    list_select_related = ["game", "round__game"]
 
 
 @admin.register(models.TableLink)
