@@ -37,14 +37,14 @@ def kind_choices() -> list[tuple[str, str]]:
 @dataclass(frozen=True)
 class Tap:
     """A button of the round screen that posts to /tables/<id>/<word>/ (the URL named `word`
-    with underscores, scorekeeper/urls.py): `form` (a dotted path below scorekeeper.forms,
-    "tables.SeatActionForm") cleans what it sends for the table's seats, `service` (one below
-    scorekeeper.services, a `@table_write`) records it and `say_saved`: the answer says
-    "Saved: ..." (a tap whose effect is not plain to see)."""
+    with underscores, scorekeeper/urls.py): `service` (a dotted path below
+    scorekeeper.services, a `@table_write`) records it, `form` (one below scorekeeper.forms:
+    the seat's, unless the tap sends more than a seat) cleans what it sends for the table's
+    seats and `say_saved`: the answer says "Saved: ..." (a tap whose effect is not plain to see)."""
 
     word: str
-    form: str
     service: str
+    form: str = "tables.SeatActionForm"
     say_saved: bool = False
 
     @property
@@ -80,18 +80,13 @@ ACTIONS = {
         history=_("{player} called May I? ({left} left)"),
         queued=_("{player}: May I?"),
         shows="coin",
-        tap=Tap("may-i", form="tables.SeatActionForm", service="tables.may_i_spend"),
+        tap=Tap("may-i", service="tables.may_i_spend"),
     ),
     Kind.WENT_DOWN: Action(
         history=_("{player} went down{melds}"),
         queued=_("{player} went down"),
         shows="down",
-        tap=Tap(
-            "went-down",
-            form="tables.SeatActionForm",
-            service="tables.hand_mark_down",
-            say_saved=True,
-        ),
+        tap=Tap("went-down", service="tables.hand_mark_down", say_saved=True),
     ),
     # `how`: " in one turn", then ": " and the melds or " with the whole hand", or nothing.
     Kind.WENT_OUT: Action(

@@ -37,22 +37,22 @@ class Column:
     label: str
     attribute: str
     # Whether the natural order is highest first (wins) rather than lowest first (totals).
-    descending: bool
+    descending: bool = False
 
 
 COLUMNS = {
-    "place": Column(_("Place"), "place", False),
-    "player": Column(_("Player"), "name", False),
-    "games": Column(_("Games"), "games", True),
-    "wins": Column(_("Wins"), "wins", True),
-    "win_rate": Column(_("Win rate"), "win_rate", True),
-    "average": Column(_("Average final total"), "average_total", False),
-    "per_round": Column(_("Points per round"), "points_per_round", False),
-    "best": Column(_("Best game"), "best", False),
-    "rounds_won": Column(_("Rounds won"), "rounds_won", True),
-    "shanghai": Column(_("Shanghai claims"), "shanghai_claims", True),
-    "may_i": Column(_("May I?s used"), "may_i_used", True),
-    "rating": Column(_("Rating"), "rating", True),
+    "place": Column(_("Place"), "place"),
+    "player": Column(_("Player"), "name"),
+    "games": Column(_("Games"), "games", descending=True),
+    "wins": Column(_("Wins"), "wins", descending=True),
+    "win_rate": Column(_("Win rate"), "win_rate", descending=True),
+    "average": Column(_("Average final total"), "average_total"),
+    "per_round": Column(_("Points per round"), "points_per_round"),
+    "best": Column(_("Best game"), "best"),
+    "rounds_won": Column(_("Rounds won"), "rounds_won", descending=True),
+    "shanghai": Column(_("Shanghai claims"), "shanghai_claims", descending=True),
+    "may_i": Column(_("May I?s used"), "may_i_used", descending=True),
+    "rating": Column(_("Rating"), "rating", descending=True),
 }
 
 

@@ -86,16 +86,10 @@ def round_finish(*, game: Game, round_: Round, hands: list[Hand], deal: bool) ->
 
     Two statements either way, an upsert of rounds on (game, number), then one of hands on
     (round, seat): each updates the rows of the round scored and inserts those of the round
-    dealt."""
-    rounds = [
-        Round(
-            game=game,
-            number=round_.number,
-            went_out_id=round_.went_out_id,
-            rummy=round_.rummy,
-            finished_at=round_.finished_at,
-        )
-    ]
+    dealt. The rows scored are there already: of each, the upsert needs only the fields it
+    matches on and those it updates (a new object, as bulk_create inserts rows with a primary key
+    in a statement apart)."""
+    rounds = [Round(game=game, number=round_.number, finished_at=round_.finished_at)]
     if deal:
         rounds.append(Round(game=game, number=round_.number + 1))
     Round.objects.bulk_create(
@@ -105,15 +99,7 @@ def round_finish(*, game: Game, round_: Round, hands: list[Hand], deal: bool) ->
         update_fields=["finished_at"],
     )
     scored = [
-        Hand(
-            round=round_,
-            seat_id=hand.seat_id,
-            may_i_used=hand.may_i_used,
-            may_i_limit=hand.may_i_limit,
-            went_down=hand.went_down,
-            cards=hand.cards,
-            points=hand.points,
-        )
+        Hand(round=round_, seat_id=hand.seat_id, cards=hand.cards, points=hand.points)
         for hand in hands
     ]
     limit = game.house_rules.may_i_limit

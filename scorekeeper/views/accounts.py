@@ -22,16 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import get_usage
 from django_ratelimit.decorators import ratelimit
 
-from scorekeeper import selectors, services
-from scorekeeper.forms import (
-    AccountDeleteForm,
-    EmailForm,
-    LanguageForm,
-    LanguagePasswordResetForm,
-    LoginForm,
-    PasswordConfirmForm,
-    SignupForm,
-)
+from scorekeeper import forms, selectors, services
 from scorekeeper.views.errors import too_many_attempts
 
 # Who typed the right password in this browser, when, and where to go next: with two-factor
@@ -62,7 +53,7 @@ def _next_address(request: HttpRequest) -> str:
 def log_in(request: HttpRequest) -> HttpResponse:
     """Django's log-in form (wrong passwords counted by django-axes). An account with two-factor
     sign-in is not logged in yet: the code is asked for next (login_code)."""
-    form = LoginForm(request, data=request.POST if request.method == "POST" else None)
+    form = forms.LoginForm(request, data=request.POST if request.method == "POST" else None)
     if form.is_valid():
         user = form.get_user()
         if selectors.two_factor_device(user) is None:
@@ -82,7 +73,7 @@ def log_in(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @ratelimit(key="ip", rate="10/h", method="POST")
 def signup(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
+    form = forms.SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():
@@ -174,17 +165,17 @@ def account_page(
     """The account page, with the forms a refused change is shown in."""
     language = selectors.account_language(user_id=request.user.pk)
     context = {
-        "language_form": LanguageForm(initial={"language": language}),
-        "email_form": email_form or EmailForm(initial={"email": request.user.email}),
-        "delete_form": delete_form or AccountDeleteForm(),
+        "language_form": forms.LanguageForm(initial={"language": language}),
+        "email_form": email_form or forms.EmailForm(initial={"email": request.user.email}),
+        "delete_form": delete_form or forms.AccountDeleteForm(),
         "other_browsers": selectors.other_browsers(
             user=request.user, session_key=request.session.session_key
         ),
         "two_factor": selectors.two_factor_device(request.user),
         "recovery_codes_left": selectors.recovery_codes_left(request.user),
         # Each form of the page that asks for the password has ids of its own.
-        "off_form": off_form or PasswordConfirmForm(auto_id="off_%s"),
-        "codes_form": codes_form or PasswordConfirmForm(auto_id="codes_%s"),
+        "off_form": off_form or forms.PasswordConfirmForm(auto_id="off_%s"),
+        "codes_form": codes_form or forms.PasswordConfirmForm(auto_id="codes_%s"),
     }
     return render(request, "registration/account.html", context, status=status)
 
@@ -198,7 +189,7 @@ def account(request: HttpRequest) -> HttpResponse:
     confirmed from its own mailbox. Links to change the password, two-factor sign-in, leave."""
     if request.method == "GET":
         return account_page(request)
-    form = EmailForm(request.POST)
+    form = forms.EmailForm(request.POST)
     if not form.is_valid():
         return account_page(request, email_form=form)
     old, new = request.user.email, form.cleaned_data["email"].strip()
@@ -242,7 +233,7 @@ def account(request: HttpRequest) -> HttpResponse:
 def account_language(request: HttpRequest) -> HttpResponse:
     """The language of the member's pages and e-mails, from this page on (in every browser
     they log in to after)."""
-    form = LanguageForm(request.POST)
+    form = forms.LanguageForm(request.POST)
     if not form.is_valid():
         return redirect("account")
     services.account_language_set(user=request.user, language=form.cleaned_data["language"])
@@ -276,7 +267,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @password_guesses_limited
 def account_delete(request: HttpRequest) -> HttpResponse:
-    form = AccountDeleteForm(request.POST)
+    form = forms.AccountDeleteForm(request.POST)
     password_confirmed(request, form, services.account_delete)
     if form.errors:
         return account_page(request, delete_form=form)
@@ -308,6 +299,6 @@ def sessions_end(request: HttpRequest) -> HttpResponse:
 # Password resets: a few a day from one address or for one e-mail, so nobody's mailbox is flooded.
 password_reset = ratelimit(key="ip", rate="5/h", method="POST")(
     ratelimit(key=_email, rate="3/h", method="POST")(
-        auth_views.PasswordResetView.as_view(form_class=LanguagePasswordResetForm)
+        auth_views.PasswordResetView.as_view(form_class=forms.LanguagePasswordResetForm)
     )
 )

@@ -41,11 +41,7 @@ def test_each_tap_has_its_address_and_names_a_form_and_service_that_exist():
 
 
 def test_a_tap_that_names_what_is_not_there_stops_the_start():
-    typo = Tap(
-        "Passed",
-        form="tables.SeatActionForm",
-        service="tables.seat_passes",
-    )
+    typo = Tap("Passed", service="tables.seat_passes")
     problems = tap_problems({"Passed": typo})
     assert len(problems) == 2
     assert "is not lower-case words and hyphens" in problems[0]

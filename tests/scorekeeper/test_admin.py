@@ -2,6 +2,8 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scorekeeper.models import (
@@ -20,7 +22,15 @@ from scorekeeper.models import (
     TableMeld,
 )
 from scorekeeper.services import tv_link_create
-from tests.factories import log_in_with_code, make_game, play_round, two_factor_turn_on
+from tests.factories import (
+    finish_game,
+    log_in_with_code,
+    make_game,
+    play_round,
+    record_check,
+    stray_photo,
+    two_factor_turn_on,
+)
 
 # slow: every admin page.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -47,6 +57,32 @@ def test_every_model_is_registered_and_its_pages_load(client, staff):
         if first is not None:
             change = reverse(f"admin:scorekeeper_{model._meta.model_name}_change", args=[first.pk])
             assert client.get(change).status_code == 200, model
+
+
+def test_each_list_runs_as_many_queries_for_two_clubs_as_for_one(client, staff):
+    """Each list joins what its rows show (Django joins the foreign keys `list_display` names):
+    no query a row."""
+
+    def club_with_tables():
+        game = make_game(players=3)
+        record_check(game, game.rounds.get())
+        stray_photo(game)
+        tv_link_create(game=finish_game(game), user=game.created_by)
+        play_round(make_game(game.club, players=3))
+
+    def queries_of_each_list():
+        counts = {}
+        for model in admin.site._registry:
+            url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200, model
+            counts[model] = len(queries)
+        return counts
+
+    club_with_tables()
+    one = queries_of_each_list()
+    club_with_tables()
+    assert queries_of_each_list() == one
 
 
 def test_history_is_read_only_in_the_admin(client, staff):
