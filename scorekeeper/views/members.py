@@ -54,24 +54,26 @@ def invite_set(request: HttpRequest, pk: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
         return _members_page(request, club, invite_form=form)
-    services.club_invite_set(
+    role = form.cleaned_data["role"]
+    invite_set = partial(
+        services.club_invite_set,
         club=club,
         user=request.user,
-        role=form.cleaned_data["role"],
+        role=role,
         expires_at=form.cleaned_data["expires_at"],
     )
     said = gettext("Newcomers with the invite code now join %(club)s as %(role)s.")
-    messages.success(request, said % {"club": club, "role": ROLE_MEMBERS[Role(club.invite_role)]})
-    return redirect("members", pk=club.pk)
+    said %= {"club": club, "role": ROLE_MEMBERS[Role(role)]}
+    return write_and_redirect(request, invite_set, said=said, to=_members_of(club.pk))
 
 
 @require_POST
 @login_required
 def invite_rotate(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(request, pk, role=Role.OWNER)
-    services.club_invite_rotate(club=club, user=request.user)
-    messages.success(request, gettext("A new invite code: the old one no longer works."))
-    return redirect("members", pk=club.pk)
+    rotate = partial(services.club_invite_rotate, club=club, user=request.user)
+    said = gettext("A new invite code: the old one no longer works.")
+    return write_and_redirect(request, rotate, said=said, to=_members_of(club.pk))
 
 
 @require_POST
