@@ -7,6 +7,8 @@ import shutil
 import threading
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import sync_playwright
 
 from tests.factories import make_worker
@@ -92,15 +94,23 @@ def tablet(open_tablet):
 
 
 @pytest.fixture
-def log_in():
-    """Log a page in through the real login form."""
+def log_in(live_server):
+    """Sign a page's browser in as `user`: Django's own log-in (`Client.force_login`, which
+    sends the same signal as the login form: the member's session is recorded, django-axes
+    logs it) and its session cookie handed to the browser; then the home page, where the form
+    leads.
 
-    def log_in(page, user, password="a-long-test-password"):
-        page.goto("/accounts/login/")
-        page.get_by_label("Username").fill(user.username)
-        page.get_by_label("Password").fill(password)
-        page.get_by_role("button", name="Log in").click()
-        page.wait_for_url("/")
+    The login form is driven in a browser by the screen checks' `signed_in`
+    (test_screens.py) and tested as a view in test_views_accounts.py; here it would cost each
+    test another page load and a form sent, half a second of CPU."""
+
+    def log_in(page, user):
+        client = Client()
+        client.force_login(user)
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}
+        page.context.add_cookies([cookie])
+        page.goto("/")
 
     return log_in
 
