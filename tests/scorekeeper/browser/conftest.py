@@ -97,20 +97,20 @@ def tablet(open_tablet):
 def log_in(live_server):
     """Sign a page's browser in as `user`: Django's own log-in (`Client.force_login`, which
     sends the same signal as the login form: the member's session is recorded, django-axes
-    logs it) and its session cookie handed to the browser; then the home page, where the form
-    leads.
+    logs it) and its session cookie handed to the browser; then the page opens `at` (the home
+    page, where the form leads, unless the test goes elsewhere first).
 
     The login form is driven in a browser by the screen checks' `signed_in`
     (test_screens.py) and tested as a view in test_views_accounts.py; here it would cost each
     test another page load and a form sent, half a second of CPU."""
 
-    def log_in(page, user):
+    def log_in(page, user, *, at="/"):
         client = Client()
         client.force_login(user)
         session = client.cookies[settings.SESSION_COOKIE_NAME].value
         cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}
         page.context.add_cookies([cookie])
-        page.goto("/")
+        page.goto(at)
 
     return log_in
 

@@ -23,8 +23,7 @@ def test_export_csv_and_json_then_import_into_a_new_club(tablet, log_in, task_wo
     play_round(game, went_out=2, points=[15, 40, 5])
     play_round(game, went_out=0, points=[10, 20, 30])
     club, user = game.club, game.created_by
-    log_in(page, user)
-    page.goto(club.get_absolute_url())
+    log_in(page, user, at=club.get_absolute_url())
 
     with page.expect_download() as csv_download:
         page.get_by_role("button", name="All scores (CSV)").click()
@@ -81,8 +80,7 @@ def test_the_chart_fits_a_phone_in_both_schemes(chromium, live_server, log_in, s
         viewport={"width": 390, "height": 844}, base_url=live_server.url, color_scheme=scheme
     )
     page = context.new_page()
-    log_in(page, game.created_by)
-    page.goto(game.get_absolute_url())
+    log_in(page, game.created_by, at=game.get_absolute_url())
     chart = page.locator(".chart-svg")
     box = chart.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390

@@ -20,8 +20,7 @@ def game():
 
 def open_table(open_tablet, log_in, game):
     page = open_tablet(expected=ERROR_ANSWER)
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    log_in(page, game.club.memberships.get().user, at=game.get_absolute_url())
     return page
 
 

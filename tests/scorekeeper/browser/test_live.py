@@ -35,8 +35,7 @@ def names(game):
 
 def open_table(open_tablet, log_in, member, game, **options):
     page = open_tablet(**options)
-    log_in(page, member)
-    page.goto(game.get_absolute_url())
+    log_in(page, member, at=game.get_absolute_url())
     return page
 
 

@@ -15,8 +15,7 @@ PHOTOS = Path(__file__).resolve().parents[2] / "recognition" / "photos"
 @pytest.fixture
 def table(tablet, log_in):
     game = make_game(players=3)
-    log_in(tablet, game.club.memberships.get().user)
-    tablet.goto(game.get_absolute_url())
+    log_in(tablet, game.club.memberships.get().user, at=game.get_absolute_url())
     tablet.get_by_role("button", name="Check a meld").click()
     expect(tablet.get_by_role("heading", level=1)).to_contain_text("Contract 1 of 7")
     return game

@@ -50,8 +50,7 @@ def coins_left(page, name):
 def open_table(open_tablet, log_in, member, game):
     """The table opened online on a tablet whose service worker has kept it."""
     page = open_tablet(expected=NETWORK_CUT, service_workers="allow")
-    log_in(page, member)
-    page.goto(game.get_absolute_url())
+    log_in(page, member, at=game.get_absolute_url())
     expect(page.locator("html")).to_have_attribute("data-offline", "ready")
     return page
 
@@ -368,8 +367,7 @@ def test_hands_typed_survive_a_reload_with_a_note_and_clear_forgets_them(
     open_tablet, log_in, member, scoring
 ):
     tablet = open_tablet()
-    log_in(tablet, member)
-    tablet.goto(scoring.get_absolute_url())
+    log_in(tablet, member, at=scoring.get_absolute_url())
     type_a_round(tablet)
     tablet.reload()
     expect_the_round_typed(tablet)
@@ -413,8 +411,7 @@ def test_hands_typed_for_a_round_saved_on_another_screen_are_dropped_with_a_note
     open_tablet, log_in, member, scoring
 ):
     tablet = open_tablet()
-    log_in(tablet, member)
-    tablet.goto(scoring.get_absolute_url())
+    log_in(tablet, member, at=scoring.get_absolute_url())
     type_a_round(tablet)
     # Another tablet saves contract 1 meanwhile.
     table = Game.objects.get()
@@ -548,8 +545,7 @@ def test_five_players_hands_restored_fit_a_landscape_tablet_with_the_save_button
     game = make_game(players=5)
     go_out(game, seats(game)[0])
     tablet = open_tablet()
-    log_in(tablet, game.club.memberships.get().user)
-    tablet.goto(game.get_absolute_url())
+    log_in(tablet, game.club.memberships.get().user, at=game.get_absolute_url())
     tablet.locator("fieldset.hand-entry").nth(0).get_by_label("or points").fill("10")
     tablet.reload()
     expect(tablet.locator(".draft-note")).to_be_visible()

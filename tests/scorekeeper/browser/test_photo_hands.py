@@ -56,8 +56,7 @@ def score_entry_opened(page, log_in, may_is: int = 2, dealt: int = 12):
     """The table dealt `dealt` whose Ben called `may_is` May I?s, its score entry open on `page`,
     signed in."""
     game, ann, ben, cleo = a_table_dealt(may_is, dealt)
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    log_in(page, game.club.memberships.get().user, at=game.get_absolute_url())
     return game, ann, ben, cleo
 
 
@@ -134,13 +133,11 @@ def test_another_tablet_shows_the_hands_photo_and_its_cards(open_tablet, log_in,
     game, ann, ben, cleo = a_table_dealt(may_is=0, dealt=MISSED_DEALT)
     user = game.club.memberships.get().user
     first, second = open_tablet(), open_tablet()
-    log_in(first, user)
-    first.goto(game.get_absolute_url())
+    log_in(first, user, at=game.get_absolute_url())
     photograph(first, hand_entry(first, ben.player.name), MISSED)
     read = " ".join(found["card"] for found in Photo.objects.get().detections)
 
-    log_in(second, user)
-    second.goto(game.get_absolute_url())
+    log_in(second, user, at=game.get_absolute_url())
     entry = hand_entry(second, ben.player.name)
     expect(entry.get_by_label("Cards", exact=True)).to_have_value(read)
     expect(entry.locator("figure.photo svg .mark")).to_have_count(7)
@@ -203,8 +200,7 @@ def test_a_second_photo_adds_its_cards_to_a_box_corrected_since_the_first(
 def test_the_checker_has_the_count_check_too_and_remembers_the_count(tablet, log_in, task_worker):
     page = tablet
     game, ann, ben, cleo = a_table_dealt()
-    log_in(page, game.club.memberships.get().user)
-    page.goto(reverse("checker"))
+    log_in(page, game.club.memberships.get().user, at=reverse("checker"))
     page.locator("input[type=file][name=photo]").set_input_files(MISSED)
     held = page.get_by_role("radiogroup", name="How many cards the hand holds")
     # The seed game deals eleven, and seven are read: the player says the hand holds eight.
@@ -333,8 +329,7 @@ def test_the_keys_stay_live_while_a_photo_is_read_and_a_tap_meanwhile_is_saved_o
 
 def test_the_same_photo_chosen_again_is_read_again(tablet, log_in):
     page = tablet
-    log_in(page, make_user())
-    page.goto(reverse("checker"))
+    log_in(page, make_user(), at=reverse("checker"))
     address = reverse("checker_photo")
     for _ in range(2):
         # The Photo button opens the picker afresh: the file chosen before is no longer chosen,

@@ -96,8 +96,7 @@ def test_a_five_player_round_takes_at_most_fifteen_taps(tablet, log_in):
     """The issue's goal: once the hands are known, went out + keypad + save in 15 taps or fewer."""
     page = tablet
     game = make_game(players=5)
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    log_in(page, game.club.memberships.get().user, at=game.get_absolute_url())
     taps = 0
 
     def tap(locator):
@@ -124,8 +123,7 @@ def test_the_round_edit_greys_out_the_hand_of_whoever_the_menu_says_went_out(tab
     club = make_club()
     game = make_game(club, [make_player(club, name) for name in ["Ann", "Ben", "Cleo"]])
     play_round(game, went_out=0, points=[15, 20])
-    log_in(page, club.memberships.get().user)
-    page.goto(reverse("round_edit", args=[game.pk, 1]))
+    log_in(page, club.memberships.get().user, at=reverse("round_edit", args=[game.pk, 1]))
 
     def entry(name):
         return page.locator("fieldset.hand-entry").filter(has_text=name)
@@ -156,8 +154,7 @@ def test_the_round_edit_greys_out_the_hand_of_whoever_the_menu_says_went_out(tab
 
 def test_a_message_of_the_last_page_goes_once_the_page_moves_on(tablet, log_in):
     page = tablet
-    log_in(page, make_user())
-    page.goto(reverse("club_new"))
+    log_in(page, make_user(), at=reverse("club_new"))
     page.get_by_label("Name").fill("Thursday")
     page.get_by_role("button", name="Create the club").click()
     flash = page.locator(".flash")

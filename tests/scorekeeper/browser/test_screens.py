@@ -224,9 +224,7 @@ def test_five_players_score_entry_and_round_fit_one_landscape_tablet(tablet, log
     player's buttons are on screen too."""
     page = tablet
     game = make_game(players=5)
-    log_in(page, game.club.memberships.get().user)
-
-    page.goto(game.get_absolute_url())
+    log_in(page, game.club.memberships.get().user, at=game.get_absolute_url())
     went_out = page.get_by_role("button", name="Went out", exact=True)
     expect(went_out).to_have_count(5)
     for index in range(5):
@@ -256,8 +254,7 @@ def score_entry_of_three(page, log_in):
     game = make_game(players=3)
     ann, ben, cleo = seats(game)
     act(services.round_record_went_out, game, seat=ann)
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    log_in(page, game.club.memberships.get().user, at=game.get_absolute_url())
     return ann, ben, cleo
 
 
@@ -316,8 +313,7 @@ def test_a_hand_photo_is_shown_marked_and_a_wrong_card_is_replaced_with_a_tap(
 def test_the_standalone_checker_has_a_photo_button_too(tablet, log_in, task_worker):
     page = tablet
     user = make_club().memberships.get().user
-    log_in(page, user)
-    page.goto(reverse("checker"))
+    log_in(page, user, at=reverse("checker"))
     expect(page.get_by_role("button", name=re.compile("^Photo"))).to_be_visible()
     page.locator("input[type=file][name=photo]").set_input_files(PHOTOS / "phone_010.jpg")
     expect(page.locator("figure.photo svg .mark").first).to_be_visible(timeout=30_000)
@@ -332,8 +328,7 @@ def test_the_first_dealer_menu_names_the_players_as_they_are_seated(tablet, log_
     club = make_club()
     for name in ["Ann", "Ben", "Cleo"]:
         make_player(club, name)
-    log_in(page, club.memberships.get().user)
-    page.goto(reverse("game_new", args=[club.pk]))
+    log_in(page, club.memberships.get().user, at=reverse("game_new", args=[club.pk]))
     page.get_by_label("Seat 1").select_option(label="Cleo")
     page.get_by_label("Seat 2").select_option(label="Ann")
     dealer = page.get_by_label("First dealer")

@@ -28,8 +28,7 @@ def test_game_over_shares_the_picture_or_its_text(tablet, log_in, files):
     page = tablet
     game = finish_game(make_game(players=3))
     page.add_init_script(SHARE_SHEET.replace("FILES", "true" if files else "false"))
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    log_in(page, game.club.memberships.get().user, at=game.get_absolute_url())
     page.get_by_role("button", name="Share the picture").click()
     page.wait_for_function("() => window.sharedWith.length === 1")
     shared = page.evaluate("() => window.sharedWith[0]")
@@ -50,8 +49,7 @@ def test_game_over_shares_the_picture_or_its_text(tablet, log_in, files):
 def test_with_no_share_sheet_the_link_downloads_the_picture(tablet, log_in):
     page = tablet
     game = finish_game(make_game(players=3))
-    log_in(page, game.club.memberships.get().user)
-    page.goto(game.get_absolute_url())
+    log_in(page, game.club.memberships.get().user, at=game.get_absolute_url())
     expect(page.get_by_role("button", name="Share as text")).to_be_hidden()
     with page.expect_download() as download:
         page.get_by_role("button", name="Share the picture").click()

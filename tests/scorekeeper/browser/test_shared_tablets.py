@@ -55,8 +55,7 @@ def test_a_tablet_logged_out_from_a_phone_shows_the_table_no_more_offline(
     tablet = open_table(open_tablet, log_in, member, game)
     assert kept_pages(tablet)
     phone = open_tablet()
-    log_in(phone, member)
-    phone.goto(reverse("account"))
+    log_in(phone, member, at=reverse("account"))
     phone.get_by_role("button", name="Log out everywhere else").click()
     expect(phone.get_by_text("Logged out 1 other browser.")).to_be_visible()
 

@@ -18,8 +18,7 @@ def test_the_first_dealer_menu_speaks_the_members_language(tablet, log_in):
         make_player(club, name)
     user = club.memberships.get().user
     services.account_language_set(user=user, language="es")
-    log_in(page, user)
-    page.goto(reverse("game_new", args=[club.pk]))
+    log_in(page, user, at=reverse("game_new", args=[club.pk]))
     expect(page.locator("html")).to_have_attribute("lang", "es")
     page.get_by_label("Asiento 1").select_option(label="Cleo")
     dealer = page.get_by_label("Primero en repartir")

@@ -89,8 +89,7 @@ def test_the_standings_wait_for_a_recount_and_appear_when_a_worker_is_done(table
     players = [make_player(club, name) for name in ["Ann", "Ben", "Cleo", "Dev"]]
     for went_out in (0, 1):
         finish_game(make_game(club, seated=players), [(went_out, None)] * 7)
-    log_in(page, user)
-    page.goto(club.get_absolute_url())
+    log_in(page, user, at=club.get_absolute_url())
 
     page.get_by_role("button", name="Recount the standings").click()
     expect(page.locator("#recount")).to_contain_text("Recounting the standings…")
