@@ -11,8 +11,12 @@ def pytest_xdist_auto_num_workers(config):
     """`-n auto`: three workers for two cores. A browser test spends much of its time waiting (its
     polls, its timers, a tap's answer), which a worker beside it fills; but four workers on two
     cores cost each test a third more CPU than two (measured on the two-core machine, 7 December:
-    `make test` 272.7 s with four, 253.5 s with three, 262.9 s with two; docs/testing.md)."""
+    `make test` 272.7 s with four, 253.5 s with three, 262.9 s with two; docs/testing.md).
+    Without the slow tests (`make test-fast`) no browser test waits: a worker a core (48.3 s and
+    49.0 s with two, 52.9 s and 55.7 s with three)."""
     cores = os.process_cpu_count() or 1
+    if "not slow" in (config.option.markexpr or ""):
+        return cores
     return cores + cores // 2
 
 
