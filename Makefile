@@ -47,9 +47,9 @@ chromium:
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium-headless-shell; \
 		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium-headless-shell; fi; }
 
-# The suite runs on three workers for two cores (pytest-xdist, tests/conftest.py); `make test-fast` leaves out what is marked slow,
-# on a worker a core
-# (property, browser and process tests, and the modules that build much): a loop of seconds.
+# The suite runs on three workers for two cores (pytest-xdist, tests/conftest.py); `make test-fast` leaves out what is
+# marked slow (property, browser and process tests, and the modules that build much) and runs a worker a core: a loop
+# of seconds.
 # Python's bytecode cache stays on for the tests, whatever the shell says: with
 # PYTHONDONTWRITEBYTECODE each worker, and each process a test starts, compiles anew.
 test test-fast: export PYTHONDONTWRITEBYTECODE :=
