@@ -15,7 +15,6 @@ from django.tasks import TaskResult, task
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext, gettext_noop
 from PIL import Image, ImageOps, UnidentifiedImageError
-from storages.backends.s3 import S3Storage
 
 from recognizer import UnreadableImage, read_photo
 from scorekeeper.models import Game, Photo, PhotoStatus, Role, Seat
@@ -244,6 +243,9 @@ def photo_content(*, photo: Photo) -> bytes:
 def photo_store_problem() -> str | None:
     """Why the photo store cannot be used now (the bucket does not answer, is not there or
     refuses these credentials), or None when it can."""
+    # Imported here: boto3 takes a quarter of a second to import, and only the bucket needs it.
+    from storages.backends.s3 import S3Storage
+
     storage = Photo._meta.get_field("image").storage
     if not isinstance(storage, S3Storage):
         return None
