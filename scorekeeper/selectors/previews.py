@@ -27,6 +27,12 @@ def _tables(number: int) -> str:
     return ngettext("%(count)s table", "%(count)s tables", number) % {"count": number}
 
 
+def _last_one(what: str, others, refusal: str) -> DeletionPreview | None:
+    """New tables need a rule profile and a season: a club's last one of either stays, refused in
+    `refusal`'s words, while `others` (the club's other ones) is empty."""
+    return None if others.exists() else DeletionPreview(what=what, refusal=refusal)
+
+
 def _photos_line(photos) -> str:
     """ "4 photos (2.3 MB)" of a queryset of photos."""
     figures = photos.aggregate(count=Count("pk"), size=Sum("size", default=0))
@@ -91,15 +97,14 @@ def player_preview(player: Player) -> DeletionPreview:
 
 def profile_preview(profile: RulesProfile) -> DeletionPreview:
     what = _("the rule profile %(profile)s") % {"profile": profile}
-    if not profile.club.profiles.exclude(pk=profile.pk).exists():
-        return DeletionPreview(
-            what=what,
-            refusal=_(
-                "%(profile)s is the club's only rule profile, and new tables need one: make "
-                "another profile first."
-            )
-            % {"profile": profile},
-        )
+    only = _(
+        "%(profile)s is the club's only rule profile, and new tables need one: make another "
+        "profile first."
+    )
+    if refused := _last_one(
+        what, profile.club.profiles.exclude(pk=profile.pk), only % {"profile": profile}
+    ):
+        return refused
     tables = profile.games.count()
     return DeletionPreview(
         what=what,
@@ -132,15 +137,13 @@ def season_preview(season: Season) -> DeletionPreview:
             )
             % {"season": season, "tables": _tables(tables)},
         )
-    if not season.club.seasons.exclude(pk=season.pk).exists():
-        return DeletionPreview(
-            what=what,
-            refusal=_(
-                "%(season)s is the club's only season, and new tables need one: add another "
-                "season first."
-            )
-            % {"season": season},
-        )
+    only = _(
+        "%(season)s is the club's only season, and new tables need one: add another season first."
+    )
+    if refused := _last_one(
+        what, season.club.seasons.exclude(pk=season.pk), only % {"season": season}
+    ):
+        return refused
     return DeletionPreview(
         what=what,
         goes=[
