@@ -275,23 +275,29 @@ def extract_patches(
             top_left = corners[chosen, 0] / factor
             along_x = (corners[chosen, 1] - corners[chosen, 0]) / factor
             along_y = (corners[chosen, 3] - corners[chosen, 0]) / factor
-            points = (
-                top_left[:, None, None, :]
-                + grid_x[None, None, :, None] * along_x[:, None, None, :]
-                + grid_y[None, :, None, None] * along_y[:, None, None, :]
-            ) - 0.5
-            # One patch per row keeps the map under remap's 32767-row limit.
-            maps = points.reshape(len(chosen), -1, 2).astype(np.float32)
+            # A point is top left + x along the top + y down the side: a row's part and a
+            # column's part, added once at full size, straight into remap's float32 maps.
+            across = (top_left - 0.5)[:, None, :] + grid_x[None, :, None] * along_x[:, None, :]
+            down = grid_y[None, :, None] * along_y[:, None, :]
+            # One patch per row keeps the maps under remap's 32767-row limit.
+            maps = np.empty((2, len(chosen), height * width), np.float32)
+            for axis in (0, 1):
+                np.add(
+                    across[:, None, :, axis],
+                    down[:, :, None, axis],
+                    out=maps[axis].reshape(len(chosen), height, width),
+                )
             light = candidates.light[chosen]
             for source, rows in ((level_image, ~light), (None, light)):
                 if not rows.any():
                     continue
                 if source is None:
                     source = dark_card_view(level_image)
+                every = rows.all()
                 sampled = cv2.remap(
                     source,
-                    maps[rows, :, 0],
-                    maps[rows, :, 1],
+                    maps[0] if every else maps[0][rows],
+                    maps[1] if every else maps[1][rows],
                     cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE,
                 )
