@@ -11,3 +11,14 @@ MAX_PIXELS = 50_000_000
 # Cards read less surely than this are shown flagged, for the player to check before a meld is
 # checked or a hand scored.
 SURE_CONFIDENCE = 0.95
+
+# One thread a reader, so that one photo never takes every core (ONNX Runtime's sessions are
+# made with one, model.py): NumPy's OpenBLAS otherwise starts a thread a core that spins while it
+# waits, which cost a read 60% more CPU on two cores. The libraries read these when they load, so
+# a process sets them before it imports the reader: the task workers for their readers
+# (scorekeeper/management/commands/task_workers.py), the tests for themselves.
+READER_THREADS = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "OPENCV_FOR_THREADS_NUM": "1",
+}

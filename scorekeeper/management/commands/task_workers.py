@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, close_old_connections, connections
 
+from recognizer.limits import READER_THREADS
 from scorekeeper.services.tasks import (
     photos_give_up,
     recounts_queue_again,
@@ -27,15 +28,6 @@ CLEANUP_SECONDS = 600
 # While the database does not answer, the upkeep is tried again after these many seconds,
 # doubling up to the last; the workers are started again meanwhile all the same.
 OUTAGE_WAITS = (5, 10, 20, 40, 60)
-# One thread a reader, so that one photo never takes every core (ONNX Runtime's sessions are
-# made with one, recognizer/model.py): NumPy's OpenBLAS otherwise starts a thread a core that
-# spins while it waits, which cost a read 60% more CPU on two cores. Read when a library loads,
-# so set before the reader starts; an operator's own value is kept.
-READER_THREADS = {
-    "OPENBLAS_NUM_THREADS": "1",
-    "OMP_NUM_THREADS": "1",
-    "OPENCV_FOR_THREADS_NUM": "1",
-}
 
 
 class Command(BaseCommand):
@@ -60,6 +52,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, processes, interval, **options):
+        # Each reader on one thread (recognizer/limits.py); an operator's own value is kept.
         environment = {**READER_THREADS, **os.environ}
         stopping = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
