@@ -7,7 +7,8 @@ per group (file-name prefix) and as a Markdown table, seconds per photo, and las
 the totals. Also counted: cards read more than once (``read_twice``); in photos of one deck each
 is an extra card the player has to delete.
 ``--rotate`` and ``--scale`` re-encode each photo turned and resized first, to check orientation
-and size handling.
+and size handling; ``--noise`` sets a share of its pixels to black or white (salt and pepper, as
+the source dataset augments some copies of its photos), the same pixels of a photo every run.
 
 The shared photos' labels are corrected where a photo plainly shows otherwise
 (``label_errata.tsv``, each row saying what the photo shows and where, ``x`` and ``y`` in pixels
@@ -29,10 +30,12 @@ import csv
 import io
 import json
 import time
+import zlib
 from collections import defaultdict
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import numpy as np
 from PIL import Image
 
 from recognizer.cards import JOKER
@@ -111,8 +114,10 @@ def errata_crops(folder: Path, errata: list[Erratum], out: Path, reach: int = 60
         print(f"{erratum.image}-{erratum.shown}.png\t{erratum.kind}: {erratum.why}")
 
 
-def transformed(path: Path, rotate: int, scale: int | None) -> bytes | Path:
-    if not rotate and not scale:
+def transformed(path: Path, rotate: int, scale: int | None, noise: float = 0.0) -> bytes | Path:
+    """The photo as evaluate reads it: turned, resized, then ``noise`` of its pixels black or
+    white (half of each, drawn from the photo's name, so the same pixels every run)."""
+    if not rotate and not scale and not noise:
         return path
     with Image.open(path) as image:
         image = image.convert("RGB")
@@ -124,6 +129,12 @@ def transformed(path: Path, rotate: int, scale: int | None) -> bytes | Path:
                 (round(image.width * factor), round(image.height * factor)),
                 Image.Resampling.BICUBIC,
             )
+        if noise:
+            pixels = np.array(image)
+            draw = np.random.default_rng(zlib.crc32(path.name.encode())).random(pixels.shape[:2])
+            pixels[draw < noise / 2] = 0
+            pixels[draw > 1 - noise / 2] = 255
+            image = Image.fromarray(pixels)
         buffer = io.BytesIO()
         image.save(buffer, "JPEG", quality=92)
         return buffer.getvalue()
@@ -135,13 +146,14 @@ def read_folder(
     rotate: int,
     scale: int | None,
     saved: Path | None,
+    noise: float = 0.0,
 ) -> tuple[dict[str, list[CardReading]], float]:
     """Every card each photo reads, however sure, and the seconds per photo.
 
     With ``saved``, the readings are written there, or read from it when it holds the same
-    photos turned and scaled alike (thresholds can then be tried without reading again).
+    photos turned, scaled and speckled alike (thresholds can then be tried without reading again).
     """
-    key = {"rotate": rotate, "scale": scale, "photos": names}
+    key = {"rotate": rotate, "scale": scale, "noise": noise, "photos": names}
     if saved and saved.exists():
         stored = json.loads(saved.read_text())
         if stored["key"] == key:
@@ -151,7 +163,7 @@ def read_folder(
             }, stored["seconds_per_photo"]
     readings, seconds = {}, 0.0
     for name in names:
-        source = transformed(folder / "images" / name, rotate, scale)
+        source = transformed(folder / "images" / name, rotate, scale, noise)
         started = time.perf_counter()
         readings[name] = read_card_readings(source)
         seconds += time.perf_counter() - started
@@ -365,6 +377,9 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--rotate", type=int, default=0, help="turn photos by this many degrees")
     parser.add_argument("--scale", type=int, default=None, help="resize so the long side is this")
+    parser.add_argument(
+        "--noise", type=float, default=0.0, help="this share of pixels black or white (0.02: 2%%)"
+    )
     parser.add_argument("--min-confidence", type=float, default=MIN_CONFIDENCE)
     parser.add_argument("--quiet", action="store_true", help="no per-photo lines")
     parser.add_argument("--as-labelled", action="store_true", help=f"count without {ERRATA.name}")
@@ -381,6 +396,8 @@ def main() -> None:
         help="choose the thresholds on K-1 folds of scenes, measure on the K-th (see scenes.py)",
     )
     arguments = parser.parse_args()
+    if not 0 <= arguments.noise <= 1:
+        parser.error("--noise is a share of the pixels, from 0 to 1")
     if arguments.errata_crops:
         errata_crops(arguments.folder, errata_read(), arguments.errata_crops)
         return
@@ -392,6 +409,7 @@ def main() -> None:
         arguments.rotate,
         arguments.scale,
         arguments.readings,
+        arguments.noise,
     )
     lines = []
     full = report(measured(photos, readings, Thresholds(arguments.min_confidence), lines))
@@ -407,6 +425,7 @@ def main() -> None:
         "seconds_per_photo": seconds,
         "rotate": arguments.rotate,
         "scale": arguments.scale,
+        "noise": arguments.noise,
         "errata": applied,
     }
     if arguments.cross_validate:
