@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import BACKGROUND, JOKER
-from .corners import Candidates, extract_patches, find_candidates
+from .corners import Candidates, despeckled, extract_patches, find_candidates
 from .detections import Detection, Reading
 from .features import patch_features
 from .images import ImageSource, load_image_scaled
@@ -142,7 +142,7 @@ def read_card_readings(
 ) -> list[CardReading]:
     """Every card whose corners read at least ``floor``, however sure, in the order found."""
     pixels, scale = load_image_scaled(image, max_side=WORKING_SIDE)
-    corners = read_corners(pixels, min_confidence=floor, model=model)
+    corners = read_corners(despeckled(pixels), min_confidence=floor, model=model)
     height, width = np.array(pixels.shape[:2]) * scale
     readings = []
     for group in _group_corners_into_cards(corners):
