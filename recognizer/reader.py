@@ -57,6 +57,12 @@ VIEWS = ((1.0, 1.0), (16 / 9, 1.0), (1.0, 16 / 9), (2.6, 1.0), (1.0, 2.6))
 # seconds.
 SCREENED_VIEWS = VIEWS[:3]
 RESCREENED = 500
+# A candidate the networks read as background, more likely than not, in the photo as it is, is
+# not read stretched. Of the 587 indices the development photos read best stretched, 8 were read
+# so as they are, 7 of them wrong cards (the eighth reads from another candidate); without them
+# every figure is the same or better, as stored, turned, speckled, resized and held out, and a
+# photo reads a fifth faster, the worst case two fifths (docs/recognizer-history.md).
+STRETCHED_BELOW = 0.5
 # The networks read at most this many screened candidates, the likeliest: a development photo
 # passes at most 326, a photo of specks 1,964 (seconds of the networks' time).
 READ_AT_MOST = 600
@@ -195,7 +201,8 @@ def read_corners(
     """Every corner index read in an RGB array, one reading per index.
 
     The perceptron (``model``) screens every candidate; the two networks read those that pass, in
-    each of the ``VIEWS`` of the photo, and the strongest reading of an index stands.
+    the photo as it is and, unless they read it as background there, in each of the other
+    ``VIEWS``; the strongest reading of an index stands.
     """
     model = model or default_model()
     network, joker_network = default_network(), default_joker_network()
@@ -224,20 +231,26 @@ def read_corners(
     if len(passed) == 0:
         return []
     candidates = candidates[passed]
-    readings = []
-    for stretch in VIEWS:
-        patches = extract_patches(pixels, candidates, network.size, stretch)
+    background = network.classes.index(BACKGROUND)
+
+    def reading_of(which: np.ndarray, stretch: tuple[float, float]) -> np.ndarray:
+        patches = extract_patches(pixels, candidates[which], network.size, stretch)
         # Both networks have learned every card and the joker: their average reads the index.
-        reading = (network.probabilities(patches) + joker_network.probabilities(patches)) / 2
-        if stretch != VIEWS[0]:
-            # A joker is read in the photo as it is: stretched, other print reads as "Joker".
-            reading[:, network.classes.index(JOKER)] = 0.0
+        return (network.probabilities(patches) + joker_network.probabilities(patches)) / 2
+
+    every = np.arange(len(candidates))
+    readings, read = [reading_of(every, VIEWS[0])], [every]
+    stretched = np.flatnonzero(readings[0][:, background] < STRETCHED_BELOW)
+    for stretch in VIEWS[1:] if len(stretched) else ():
+        reading = reading_of(stretched, stretch)
+        # A joker is read in the photo as it is: stretched, other print reads as "Joker".
+        reading[:, network.classes.index(JOKER)] = 0.0
         readings.append(reading)
+        read.append(stretched)
     probabilities = np.concatenate(readings)
-    candidates = candidates[np.tile(np.arange(len(candidates)), len(VIEWS))]
+    candidates = candidates[np.concatenate(read)]
     best = probabilities.argmax(axis=1)
     confidence = probabilities[np.arange(len(best)), best]
-    background = network.classes.index(BACKGROUND)
     keep = np.flatnonzero((best != background) & (confidence >= READING_CONFIDENCE))
     keep = keep[np.argsort(-confidence[keep], kind="stable")]
     kept = candidates[keep]
