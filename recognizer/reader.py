@@ -241,7 +241,7 @@ def read_corners(
     every = np.arange(len(candidates))
     readings, read = [reading_of(every, VIEWS[0])], [every]
     stretched = np.flatnonzero(readings[0][:, background] < STRETCHED_BELOW)
-    for stretch in VIEWS[1:] if len(stretched) else ():
+    for stretch in VIEWS[1:]:
         reading = reading_of(stretched, stretch)
         # A joker is read in the photo as it is: stretched, other print reads as "Joker".
         reading[:, network.classes.index(JOKER)] = 0.0
